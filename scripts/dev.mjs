@@ -1,0 +1,41 @@
+// Development: rebuild assets on change, restart the server on code change; templates reload on their own.
+import { spawn } from "node:child_process";
+import * as esbuild from "esbuild";
+import { cleanOutdir, esbuildOptions, root, writeManifest } from "./build-config.mjs";
+
+process.chdir(root);
+cleanOutdir();
+const manifestPlugin = {
+  name: "manifest",
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.metafile) writeManifest(result.metafile);
+    });
+  },
+};
+const context = await esbuild.context({
+  ...esbuildOptions({ production: false }),
+  plugins: [manifestPlugin],
+});
+await context.rebuild();
+await context.watch();
+
+const server = spawn(
+  process.execPath,
+  [
+    "--watch-path=server",
+    "--watch-path=locales",
+    "--watch-path=content",
+    "--import",
+    "tsx",
+    "server/main.ts",
+  ],
+  { stdio: "inherit", env: { ...process.env, NODE_ENV: "development" } },
+);
+const stop = async () => {
+  server.kill("SIGTERM");
+  await context.dispose();
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,175 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { type Locale, locales } from "../i18n/locales.ts";
+
+/**
+ * The catalogue is one JSON file that content editors edit (content/catalogue.json).
+ * It is checked whole at start-up so that a typo stops the shop with a message that
+ * names the entry, instead of surfacing later as a broken product page.
+ */
+
+const localized = z.object(
+  Object.fromEntries(locales.map((l) => [l, z.string().trim().min(1)])) as Record<Locale, z.ZodString>,
+);
+
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lower-case words joined by -");
+
+const localizedSlug = z.object(
+  Object.fromEntries(locales.map((l) => [l, slug])) as Record<Locale, typeof slug>,
+);
+
+const workingDays = z
+  .object({ min: z.number().int().min(1).max(30), max: z.number().int().min(1).max(30) })
+  .refine((d) => d.min <= d.max, "min must not exceed max");
+
+export const orientations = ["portrait", "landscape", "square"] as const;
+export type Orientation = (typeof orientations)[number];
+
+const sizeSchema = z.object({
+  id: z.string().regex(/^[0-9]+x[0-9]+$/, "must look like 30x21 (width x height in cm)"),
+  orientation: z.enum(orientations),
+  priceCents: z.number().int().positive(),
+});
+
+const productSchema = z.object({
+  id: slug,
+  category: slug,
+  slug: localizedSlug,
+  name: localized,
+  summary: localized,
+  image: z.string().regex(/^\/static\/images\/[\w./-]+$/, "must be a path under /static/images/"),
+  frontId: z.string().regex(/^[a-z0-9-]+$/),
+  freeShipping: z.boolean(),
+  production: z.object({
+    standard: workingDays,
+    rush: workingDays.extend({ surchargeCents: z.number().int().positive() }).optional(),
+  }),
+  sizes: z.array(sizeSchema).min(1),
+  recommended: z.object({
+    orientation: z.enum(orientations),
+    size: z.string(),
+    reason: localized,
+  }),
+});
+
+const categorySchema = z.object({
+  id: slug,
+  slug: localizedSlug,
+  name: localized,
+  intro: localized,
+});
+
+const catalogueSchema = z.object({
+  categories: z.array(categorySchema).min(1),
+  products: z.array(productSchema).min(1),
+});
+
+export type Category = z.infer<typeof categorySchema>;
+export type Product = z.infer<typeof productSchema>;
+export type ProductSize = z.infer<typeof sizeSchema>;
+
+export interface Catalogue {
+  categories: readonly Category[];
+  products: readonly Product[];
+  product(id: string): Product | undefined;
+  productsIn(categoryId: string): readonly Product[];
+}
+
+export class CatalogueError extends Error {
+  override name = "CatalogueError";
+}
+
+/** Where an entry sits, in words an editor can find in the file: products[3] "fotoboek-a4" > sizes[1] > priceCents */
+function describePath(data: unknown, path: readonly PropertyKey[]): string {
+  const parts: string[] = [];
+  let node: unknown = data;
+  for (const key of path) {
+    node = node && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+    if (typeof key === "number") {
+      const id = node && typeof node === "object" && "id" in node ? (node as { id: unknown }).id : undefined;
+      parts[parts.length - 1] += typeof id === "string" ? `[${key}] "${id}"` : `[${key}]`;
+    } else {
+      parts.push(String(key));
+    }
+  }
+  return parts.join(" > ") || "(top level)";
+}
+
+/** Rules that span entries, which the per-field schema cannot express. */
+function crossCheck(data: z.infer<typeof catalogueSchema>): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const c of data.categories) {
+    if (seen.has(`c:${c.id}`)) problems.push(`categories "${c.id}": duplicate id`);
+    seen.add(`c:${c.id}`);
+  }
+  const slugs = new Set<string>();
+  for (const p of data.products) {
+    const where = `products "${p.id}"`;
+    if (seen.has(`p:${p.id}`)) problems.push(`${where}: duplicate id`);
+    seen.add(`p:${p.id}`);
+    if (!seen.has(`c:${p.category}`)) problems.push(`${where} > category: no category "${p.category}"`);
+    for (const l of locales) {
+      const key = `${l}:${p.slug[l]}`;
+      if (slugs.has(key)) problems.push(`${where} > slug > ${l}: "${p.slug[l]}" is used twice`);
+      slugs.add(key);
+    }
+    const sizeKeys = new Set<string>();
+    for (const s of p.sizes) {
+      const key = `${s.orientation}/${s.id}`;
+      if (sizeKeys.has(key)) problems.push(`${where} > sizes: ${key} is listed twice`);
+      sizeKeys.add(key);
+    }
+    const rec = `${p.recommended.orientation}/${p.recommended.size}`;
+    if (!sizeKeys.has(rec)) problems.push(`${where} > recommended: ${rec} is not one of its sizes`);
+  }
+  return problems;
+}
+
+export function parseCatalogue(data: unknown, source = "catalogue"): Catalogue {
+  const result = catalogueSchema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new CatalogueError(
+      `${source}: ${describePath(data, issue?.path ?? [])}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  const problems = crossCheck(result.data);
+  if (problems.length > 0) throw new CatalogueError(`${source}: ${problems.join("; ")}`);
+
+  const { categories, products } = result.data;
+  const byId = new Map(products.map((p) => [p.id, p]));
+  return {
+    categories,
+    products,
+    product: (id) => byId.get(id),
+    productsIn: (categoryId) => products.filter((p) => p.category === categoryId),
+  };
+}
+
+export function loadCatalogue(file: string): Catalogue {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new CatalogueError(`${file}: cannot be read (${(err as NodeJS.ErrnoException).code})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new CatalogueError(`${file}: is not valid JSON (${(err as Error).message})`);
+  }
+  return parseCatalogue(data, file);
+}
+
+/** The lowest price a shopper can pay for the product, for "vanaf" labels. */
+export function fromPriceCents(product: Product): number {
+  return Math.min(...product.sizes.map((s) => s.priceCents));
+}
+
+export function recommendedSize(product: Product): ProductSize {
+  const { orientation, size } = product.recommended;
+  // parseCatalogue guarantees the recommended option exists
+  return product.sizes.find((s) => s.orientation === orientation && s.id === size) as ProductSize;
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance, RouteHandlerMethod } from "fastify";
+import type { Locale } from "../i18n/locales.ts";
+import { locales } from "../i18n/locales.ts";
+import type { RouteTable } from "../i18n/routes.ts";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    routeId?: string;
+    locale?: Locale;
+    /** false for endpoints that take no form posts from our pages (beacons, health) */
+    csrf?: boolean;
+  }
+}
+
+/** Route ids that have a handler: templates only link to those, so no link leads to a 404. */
+export type LiveRoutes = Set<string>;
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Registers one handler under the route's path in every locale, tagged with its id and locale. */
+export function localizedRoute(
+  app: FastifyInstance,
+  table: RouteTable,
+  live: LiveRoutes,
+  id: string,
+  method: Method,
+  handler: RouteHandlerMethod,
+): void {
+  for (const locale of locales) {
+    app.route({ method, url: table.pattern(id, locale), config: { routeId: id, locale }, handler });
+  }
+  if (method === "GET") live.add(id);
+}

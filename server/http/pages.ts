@@ -1,0 +1,153 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { formatPrice } from "../domain/money.ts";
+import {
+  defaultLocale,
+  intlLocale,
+  type Locale,
+  localeFromAcceptLanguage,
+  locales,
+} from "../i18n/locales.ts";
+import type { RouteParams } from "../i18n/routes.ts";
+import type { Translate } from "../i18n/translate.ts";
+import { readCartId } from "./cart-cookie.ts";
+import type { LiveRoutes } from "./localized-routes.ts";
+import type { Services } from "./services.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    locale: Locale;
+  }
+  interface FastifyReply {
+    page(template: string, data: PageData, options?: PageOptions): Promise<FastifyReply>;
+  }
+}
+
+export interface PageData {
+  title: string;
+  description?: string;
+  [key: string]: unknown;
+}
+
+export interface PageOptions {
+  status?: number;
+  /** Route params per locale, where they are translated too (a product slug, say). */
+  alternateParams?: Record<Locale, RouteParams>;
+  /** Pages that must not be indexed: errors, the cart. */
+  noindex?: boolean;
+}
+
+export interface Alternate {
+  locale: Locale;
+  /** Site-relative, for the language switcher */
+  href: string;
+  /** Absolute, for hreflang; undefined on pages that match no route (errors) */
+  url: string | undefined;
+  /** The language's own name, as the switcher shows it */
+  name: string;
+}
+
+/** What every template receives as `it`, besides the page's own data. */
+export interface PageContext {
+  locale: Locale;
+  lang: string;
+  t: Translate;
+  href: (id: string, params?: RouteParams) => string;
+  live: (id: string) => boolean;
+  money: (cents: number) => string;
+  number: (value: number) => string;
+  asset: (name: string) => string;
+  routeId: string | undefined;
+  canonical: string | undefined;
+  alternates: Alternate[];
+  cartCount: number;
+  csrfToken: () => string;
+  noindex: boolean;
+  catalogue: Services["catalogue"];
+}
+
+function localeOfRequest(request: FastifyRequest, services: Services): Locale {
+  const fromRoute = request.routeOptions.config?.locale;
+  if (fromRoute) return fromRoute;
+  const path = (request.url.split("?")[0] ?? "/").toLowerCase();
+  return (
+    services.i18n.routes.localeOfPath(path) ??
+    localeFromAcceptLanguage(request.headers["accept-language"]) ??
+    defaultLocale
+  );
+}
+
+function originOf(request: FastifyRequest, services: Services): string {
+  return services.config.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+export function registerPages(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+  const { i18n, carts } = services;
+  const numberFormats = Object.fromEntries(
+    locales.map((l) => [l, new Intl.NumberFormat(intlLocale[l])]),
+  ) as Record<Locale, Intl.NumberFormat>;
+
+  app.decorateRequest("locale", defaultLocale);
+  app.addHook("onRequest", async (request) => {
+    request.locale = localeOfRequest(request, services);
+  });
+
+  async function cartCount(request: FastifyRequest): Promise<number> {
+    const cartId = readCartId(request);
+    if (!cartId) return 0;
+    try {
+      return await carts.itemCount(cartId);
+    } catch (err) {
+      // The badge is a nicety: a page still renders when the database hiccups.
+      request.log.warn({ err }, "cart count unavailable");
+      return 0;
+    }
+  }
+
+  app.decorateReply(
+    "page",
+    async function page(this: FastifyReply, template: string, data: PageData, options: PageOptions = {}) {
+      const request = this.request;
+      const locale = request.locale;
+      const routeId = request.routeOptions.config?.routeId;
+      const origin = originOf(request, services);
+      const params = request.params as RouteParams;
+      const alternates: Alternate[] = locales.map((l) => {
+        const href = routeId
+          ? i18n.routes.pathFor(routeId, l, options.alternateParams?.[l] ?? params)
+          : i18n.routes.pathFor("home", l);
+        return {
+          locale: l,
+          name: i18n.t[l]("language.name"),
+          href,
+          url: routeId ? origin + href : undefined,
+        };
+      });
+      let token: string | undefined;
+      const context: PageContext = {
+        locale,
+        lang: locale,
+        t: i18n.t[locale],
+        href: (id, p) => i18n.routes.pathFor(id, locale, p),
+        live: (id) => live.has(id),
+        money: (cents) => formatPrice(cents, locale),
+        number: (value) => numberFormats[locale].format(value),
+        asset: services.asset,
+        routeId,
+        canonical: alternates.find((a) => a.locale === locale)?.url,
+        alternates,
+        cartCount: await cartCount(request),
+        csrfToken: () => {
+          token ??= this.generateCsrf();
+          return token;
+        },
+        noindex: options.noindex ?? false,
+        catalogue: services.catalogue,
+      };
+      this.code(options.status ?? 200);
+      this.header("content-language", locale);
+      // viewAsync throws on a template error, so the error handler can answer with the 500 page.
+      const html = await this.viewAsync(template, { ...context, ...data });
+      return this.type("text/html; charset=utf-8").send(html);
+    },
+  );
+}

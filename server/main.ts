@@ -1,0 +1,85 @@
+import { buildApp } from "./app.ts";
+import { readConfig } from "./config.ts";
+import { loadCatalogue } from "./domain/catalogue.ts";
+import { openDatabase } from "./store/database.ts";
+import { migrateToLatest } from "./store/migrate.ts";
+
+/** Start-up failures end in one readable line and a non-zero exit, never a stack dump. */
+function fail(message: string): never {
+  process.stderr.write(
+    `${JSON.stringify({ level: 60, time: Date.now(), msg: `cannot start: ${message}` })}\n`,
+  );
+  process.exit(1);
+}
+
+function describe(err: unknown): string {
+  if (err instanceof AggregateError && err.errors.length > 0) return describe(err.errors[0]);
+  return err instanceof Error ? err.message || err.name : String(err);
+}
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof readConfig>;
+  try {
+    config = readConfig();
+  } catch (err) {
+    return fail(describe(err));
+  }
+
+  let catalogue: ReturnType<typeof loadCatalogue>;
+  try {
+    catalogue = loadCatalogue(config.cataloguePath);
+  } catch (err) {
+    return fail(`catalogue: ${describe(err)}`);
+  }
+
+  const database = openDatabase(config.databaseUrl);
+  try {
+    await database.ping();
+    await migrateToLatest(database);
+  } catch (err) {
+    await database.close().catch(() => {});
+    const where = config.databaseUrl.replace(/\/\/[^@/]*@/, "//***@");
+    return fail(`database ${where}: ${describe(err)}`);
+  }
+
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp({ config, catalogue, database });
+  } catch (err) {
+    await database.close().catch(() => {});
+    return fail(describe(err));
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down: finishing requests in flight");
+    // A request that hangs must not keep the process alive forever.
+    const force = setTimeout(() => {
+      app.log.error("shutdown took longer than 10 s; exiting");
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      app.log.info("stopped");
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await database.close().catch(() => {});
+    return fail(`listen on ${config.host}:${config.port}: ${describe(err)}`);
+  }
+}
+
+void main();

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from "fastify";
+import { fromPriceCents } from "../domain/catalogue.ts";
+import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { Services } from "../http/services.ts";
+
+/** The home page presents the whole range, grouped by category. */
+export function homeRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+  const { catalogue, i18n } = services;
+  let shown = 0;
+  const range = catalogue.categories.map((category) => ({
+    category,
+    products: catalogue.productsIn(category.id).map((product) => ({
+      product,
+      fromPriceCents: fromPriceCents(product),
+      // The first row is in view on arrival: load it at once, the rest when scrolled near.
+      eager: shown++ < 4,
+    })),
+  }));
+
+  localizedRoute(app, i18n.routes, live, "home", "GET", async (request, reply) => {
+    const t = i18n.t[request.locale];
+    return reply.page("pages/home", {
+      title: t("home.title"),
+      description: t("home.description"),
+      range,
+    });
+  });
+}

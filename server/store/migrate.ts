@@ -1,0 +1,21 @@
+import { type Migration, Migrator } from "kysely";
+import type { Database } from "./database.ts";
+import { carts } from "./migrations/0001-carts.ts";
+
+/** Versioned migrations in the order they apply; a name, once released, never changes. */
+export const migrations: Record<string, Migration> = {
+  "0001-carts": carts,
+};
+
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName;
+    throw new Error(`migration ${failed ?? "(unknown)"} failed: ${(error as Error).message ?? error}`);
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

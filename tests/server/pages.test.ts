@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cartRepository } from "../../server/store/cart-repository.ts";
+import { signed, type TestShop, testShop } from "../support/app.ts";
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await testShop();
+});
+afterAll(() => shop.close());
+
+const get = (url: string, headers: Record<string, string> = {}) =>
+  shop.app.inject({ method: "GET", url, headers: { host: "shop.test", ...headers } });
+
+function attr(html: string, pattern: RegExp): string[] {
+  return [...html.matchAll(pattern)].map((m) => m[1] ?? "");
+}
+
+describe("the home page", () => {
+  it("presents the range in Dutch at /", async () => {
+    const res = await get("/");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/text\/html/);
+    expect(res.body).toMatch(/<html lang="nl">/);
+    expect(res.body).toContain("Exclusief fotoboek");
+    expect(res.body).toContain("+ Gratis verzending");
+    expect(res.body).toMatch(/vanaf €\s49,99/);
+  });
+
+  it("presents the range in German at /de", async () => {
+    const res = await get("/de");
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/<html lang="de">/);
+    expect(res.body).toContain("Exklusives Fotobuch");
+    expect(res.body).toContain("+ Kostenloser Versand");
+    expect(res.body).toMatch(/ab 49,99\s€/);
+    expect(res.body).not.toContain("Gratis verzending");
+  });
+
+  it("has a canonical link and reciprocal hreflang alternates", async () => {
+    const nl = (await get("/")).body;
+    const de = (await get("/de")).body;
+    expect(attr(nl, /rel="canonical" href="([^"]+)"/g)).toEqual(["http://shop.test/"]);
+    expect(attr(de, /rel="canonical" href="([^"]+)"/g)).toEqual(["http://shop.test/de"]);
+    for (const html of [nl, de]) {
+      expect(attr(html, /hreflang="(\w+(?:-\w+)?)" href="[^"]+">/g)).toEqual(["nl", "de", "x-default"]);
+      expect(html).toContain('<link rel="alternate" hreflang="nl" href="http://shop.test/">');
+      expect(html).toContain('<link rel="alternate" hreflang="de" href="http://shop.test/de">');
+    }
+  });
+
+  it("uses PUBLIC_URL for absolute links when it is configured, not the Host header", async () => {
+    const configured = await testShop({ env: { PUBLIC_URL: "https://www.fotohoek.nl" } });
+    try {
+      const res = await configured.app.inject({ url: "/de", headers: { host: "evil.example" } });
+      expect(res.body).toContain('rel="canonical" href="https://www.fotohoek.nl/de"');
+      expect(res.body).not.toContain("evil.example");
+    } finally {
+      await configured.close();
+    }
+  });
+
+  it("has a language switcher that leads to the same page in the other language", async () => {
+    const nl = (await get("/")).body;
+    expect(nl).toMatch(/<a href="\/de" hreflang="de" lang="de">Deutsch<\/a>/);
+    const cart = (await get("/einkaufswagen/inhalt")).body;
+    expect(cart).toMatch(/<a href="\/winkelwagen\/inhoud" hreflang="nl" lang="nl">Nederlands<\/a>/);
+  });
+
+  it("has a skip link, main navigation, a cart link with its count and a customer-service footer", async () => {
+    const html = (await get("/")).body;
+    expect(html).toMatch(/<a class="skip-link" href="#main">Direct naar de inhoud<\/a>/);
+    expect(html).toMatch(/<main id="main"/);
+    expect(html).toMatch(/<nav class="site-nav" aria-label="Hoofdmenu">/);
+    expect(html).toMatch(/href="\/winkelwagen\/inhoud"[^>]*>[\s\S]*0 artikelen/);
+    expect(html).toMatch(/<h2 id="footer-service">Klantenservice<\/h2>/);
+  });
+
+  it("only links to pages that exist", async () => {
+    for (const page of ["/", "/de", "/winkelwagen/inhoud", "/einkaufswagen/inhalt"]) {
+      const html = (await get(page)).body;
+      const links = attr(html, /href="(\/[^"#]*)(?:#[^"]*)?"/g);
+      expect(links.length).toBeGreaterThan(3);
+      for (const link of new Set(links)) {
+        const res = await get(link);
+        expect(res.statusCode, `${page} links to ${link}`).toBe(200);
+      }
+    }
+  });
+
+  it("escapes catalogue and parameter text instead of injecting it", async () => {
+    const res = await get("/de?<script>alert(1)</script>");
+    expect(res.body).not.toContain("<script>alert(1)</script>");
+  });
+});
+
+describe("the cart contents page", () => {
+  it("when the cart is empty, says so and links to the range", async () => {
+    const res = await get("/winkelwagen/inhoud");
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain("Je winkelwagen is leeg");
+    expect(res.body).toContain('href="/#fotoboeken"');
+    expect(res.body).toContain('<meta name="robots" content="noindex">');
+    expect(res.headers["cache-control"]).toBe("private, no-store");
+  });
+
+  it("lists the lines of the shopper's cart with prices from the catalogue, and counts them in the header", async () => {
+    const carts = cartRepository(shop.database.db);
+    const cartId = await carts.create();
+    await carts.add(
+      cartId,
+      { productId: "exclusive-photobook", orientation: "landscape", sizeId: "30x21" },
+      2,
+    );
+    const res = await get("/einkaufswagen/inhalt", { cookie: `cart=${signed(shop.app, cartId)}` });
+    expect(res.body).toContain("Exklusives Fotobuch");
+    expect(res.body).toContain("Querformat, 30 × 21 cm");
+    expect(res.body).toMatch(/99,98\s€/);
+    expect(res.body).toContain("2 Artikel");
+  });
+
+  it("when the cart cookie was tampered with, shows an empty cart instead of someone else's", async () => {
+    const carts = cartRepository(shop.database.db);
+    const cartId = await carts.create();
+    await carts.add(cartId, { productId: "canvas", orientation: "landscape", sizeId: "40x30" }, 1);
+    const forged = `cart=${cartId}.forgedsignature`;
+    const res = await get("/winkelwagen/inhoud", { cookie: forged });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain("Je winkelwagen is leeg");
+  });
+
+  it("when cookies are malformed, still answers normally", async () => {
+    for (const cookie of ["cart", "=;=;;", "cart=%E0%A4%A", `cart=${"x".repeat(5000)}`, "_csrf=\u0000"]) {
+      const res = await get("/winkelwagen/inhoud", { cookie });
+      expect(res.statusCode, cookie).toBe(200);
+    }
+  });
+});

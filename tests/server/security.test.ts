@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestShop, testShop } from "../support/app.ts";
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await testShop({
+    beforeReady(app) {
+      // A state-changing form as later screens will have it, to test the shared protections.
+      app.route({
+        method: ["POST", "PUT", "PATCH", "DELETE"],
+        url: "/test/form",
+        handler: async (request) => ({ method: request.method, body: request.body }),
+      });
+      app.get("/test/form", async (_request, reply) => ({ token: reply.generateCsrf() }));
+    },
+  });
+});
+afterAll(() => shop.close());
+
+/** What a shopper's browser holds after loading a page with a form: cookies plus the hidden token. */
+async function formSession() {
+  const res = await shop.app.inject({ url: "/test/form" });
+  const cookie = res.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  return { cookie, token: (res.json() as { token: string }).token };
+}
+
+const post = (payload: string, headers: Record<string, string>) =>
+  shop.app.inject({
+    method: "POST",
+    url: "/test/form",
+    payload,
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+  });
+
+describe("the Content-Security-Policy", () => {
+  it("allows scripts only from the shop itself, never inline", async () => {
+    const res = await shop.app.inject({ url: "/" });
+    const csp = String(res.headers["content-security-policy"]);
+    const scriptSrc = csp.split(";").find((d) => d.trim().startsWith("script-src"));
+    expect(scriptSrc?.trim()).toBe("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+
+  it("lets images come from the configured image host", async () => {
+    const withHost = await testShop({ env: { IMAGE_HOST: "https://img.fotohoek.nl" } });
+    try {
+      const res = await withHost.app.inject({ url: "/" });
+      expect(res.headers["content-security-policy"]).toContain(
+        "img-src 'self' data: https://img.fotohoek.nl",
+      );
+    } finally {
+      await withHost.close();
+    }
+  });
+
+  it("comes with the other protective headers", async () => {
+    const res = await shop.app.inject({ url: "/" });
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["referrer-policy"]).toBe("no-referrer");
+    expect(res.headers["x-powered-by"]).toBeUndefined();
+  });
+});
+
+describe("CSRF protection of forms", () => {
+  it("when the token is missing, refuses with a localized 403 page", async () => {
+    const { cookie } = await formSession();
+    const res = await post("name=Anna", { cookie });
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain("Deze pagina is verlopen");
+  });
+
+  it("when the token is wrong or from another session, refuses", async () => {
+    const mine = await formSession();
+    const theirs = await formSession();
+    expect((await post(`name=Anna&_csrf=nonsense`, { cookie: mine.cookie })).statusCode).toBe(403);
+    expect((await post(`name=Anna&_csrf=${theirs.token}`, { cookie: mine.cookie })).statusCode).toBe(403);
+    expect((await post(`name=Anna&_csrf=${mine.token}`, {})).statusCode).toBe(403);
+  });
+
+  it("accepts the form with the token from its hidden field", async () => {
+    const { cookie, token } = await formSession();
+    const res = await post(`name=Anna&_csrf=${encodeURIComponent(token)}`, { cookie });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ method: "POST", body: { name: "Anna" } });
+  });
+
+  it("answers a German visitor in German", async () => {
+    const res = await post("name=Anna", { "accept-language": "de" });
+    expect(res.body).toContain("Diese Seite ist abgelaufen");
+  });
+});
+
+describe("X-HTTP-Method-Override", () => {
+  it("turns a POST into PUT, PATCH or DELETE", async () => {
+    const { cookie, token } = await formSession();
+    for (const method of ["PUT", "patch", "DELETE"]) {
+      const res = await post(`_csrf=${encodeURIComponent(token)}`, {
+        cookie,
+        "x-http-method-override": method,
+      });
+      expect(res.json()).toMatchObject({ method: method.toUpperCase() });
+    }
+  });
+
+  it("is ignored for other methods and on anything but POST", async () => {
+    const { cookie, token } = await formSession();
+    const asGet = await post(`_csrf=${encodeURIComponent(token)}`, {
+      cookie,
+      "x-http-method-override": "GET",
+    });
+    expect(asGet.json()).toMatchObject({ method: "POST" });
+    const fromGet = await shop.app.inject({
+      method: "GET",
+      url: "/test/form",
+      headers: { "x-http-method-override": "DELETE" },
+    });
+    expect(fromGet.json()).toHaveProperty("token");
+  });
+});
+
+describe("request bodies", () => {
+  it("when a body is larger than 1 MiB, answers 413 with a page, not a crash", async () => {
+    const { cookie, token } = await formSession();
+    const res = await post(`_csrf=${token}&text=${"a".repeat(1024 * 1024 + 10)}`, { cookie });
+    expect(res.statusCode).toBe(413);
+    expect(res.body).toContain("Te veel gegevens verstuurd");
+  });
+
+  it("when a body is in a format the shop does not read, answers 415", async () => {
+    const res = await shop.app.inject({
+      method: "POST",
+      url: "/test/form",
+      payload: "<xml/>",
+      headers: { "content-type": "application/xml" },
+    });
+    expect(res.statusCode).toBe(415);
+  });
+});
+
+describe("cookies the shop sets", () => {
+  it("are signed, HttpOnly and SameSite=Lax", async () => {
+    const res = await shop.app.inject({ url: "/test/form" });
+    const csrf = res.cookies.find((c) => c.name === "_csrf");
+    expect(csrf).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+    expect(shop.app.unsignCookie(csrf?.value ?? "").valid).toBe(true);
+  });
+
+  it("are Secure behind HTTPS when the proxy is trusted", async () => {
+    const proxied = await testShop({
+      env: { TRUST_PROXY: "true" },
+      beforeReady: (app) => app.get("/test/cookie", async (_req, reply) => ({ token: reply.generateCsrf() })),
+    });
+    try {
+      const res = await proxied.app.inject({
+        url: "/test/cookie",
+        headers: { "x-forwarded-proto": "https" },
+      });
+      expect(res.cookies.find((c) => c.name === "_csrf")?.secure).toBe(true);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
+describe("static files", () => {
+  it("cache hashed build files for a year, other files for an hour", async () => {
+    const page = await shop.app.inject({ url: "/" });
+    const css = /href="(\/static\/build\/site-[A-Z0-9]+\.css)"/.exec(page.body)?.[1];
+    expect(css).toBeDefined();
+    const built = await shop.app.inject({ url: css ?? "" });
+    expect(built.statusCode).toBe(200);
+    expect(built.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const logo = await shop.app.inject({ url: "/static/images/logo.svg" });
+    expect(logo.headers["cache-control"]).toBe("public, max-age=3600");
+  });
+
+  it("are compressed when large enough and the browser accepts it", async () => {
+    const res = await shop.app.inject({ url: "/", headers: { "accept-encoding": "gzip" } });
+    expect(res.headers["content-encoding"]).toBe("gzip");
+  });
+});

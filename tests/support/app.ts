@@ -1,0 +1,62 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import { buildApp } from "../../server/app.ts";
+import { type Config, readConfig } from "../../server/config.ts";
+import { loadCatalogue } from "../../server/domain/catalogue.ts";
+import { type Database, openDatabase } from "../../server/store/database.ts";
+import { migrateToLatest } from "../../server/store/migrate.ts";
+
+export const testSecret = "test-cookie-secret-0123456789abcdef0123";
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return readConfig({
+    COOKIE_SECRET: testSecret,
+    DATA_DIR: mkdtempSync(join(tmpdir(), "shop-test-")),
+    LOG_LEVEL: "silent",
+    ...env,
+  });
+}
+
+export interface TestShop {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The whole shop on a fresh in-memory SQLite database, driven through app.inject. */
+export async function testShop(
+  options: {
+    env?: Record<string, string>;
+    beforeReady?: (app: FastifyInstance) => void;
+    logger?: FastifyServerOptions["logger"];
+  } = {},
+): Promise<TestShop> {
+  const config = testConfig(options.env);
+  const database = openDatabase("sqlite::memory:");
+  await migrateToLatest(database);
+  const app = await buildApp({
+    config,
+    catalogue: loadCatalogue(config.cataloguePath),
+    database,
+    logger: options.logger ?? false,
+  });
+  options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close().catch(() => {});
+    },
+  };
+}
+
+/** A signed cookie value as the shop itself would set it. */
+export function signed(app: FastifyInstance, value: string): string {
+  return app.signCookie(value);
+}

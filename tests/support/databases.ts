@@ -1,0 +1,50 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Database, openDatabase } from "../../server/store/database.ts";
+import { migrateToLatest } from "../../server/store/migrate.ts";
+
+export interface TestDatabase {
+  name: string;
+  open(): Promise<{ database: Database; cleanup(): Promise<void> }>;
+}
+
+/**
+ * The databases the store's tests run on: SQLite always, PostgreSQL as well when
+ * TEST_DATABASE_URL is set (CI sets it). Each PostgreSQL test gets its own schema,
+ * dropped afterwards, so runs never see each other's rows.
+ */
+export function testDatabases(): TestDatabase[] {
+  const list: TestDatabase[] = [
+    {
+      name: "sqlite",
+      async open() {
+        const database = openDatabase("sqlite::memory:");
+        await migrateToLatest(database);
+        return { database, cleanup: () => database.close() };
+      },
+    },
+  ];
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    list.push({
+      name: "postgres",
+      async open() {
+        const schema = `test_${randomBytes(6).toString("hex")}`;
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        await admin.query(`create schema ${schema}`);
+        const database = openDatabase(url, { schema, poolSize: 20 });
+        await migrateToLatest(database);
+        return {
+          database,
+          async cleanup() {
+            await database.close();
+            await admin.query(`drop schema ${schema} cascade`);
+            await admin.end();
+          },
+        };
+      },
+    });
+  }
+  return list;
+}
