@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import fastifyCompress from "@fastify/compress";
 import fastifyFormbody from "@fastify/formbody";
+import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import fastifyView from "@fastify/view";
 import { Eta } from "eta";
@@ -9,14 +10,17 @@ import { type Config, projectRoot } from "./config.ts";
 import type { Catalogue } from "./domain/catalogue.ts";
 import { assetResolver, loadManifest } from "./http/assets.ts";
 import { registerErrorPages } from "./http/errors.ts";
+import { registerGracefulClose } from "./http/graceful-close.ts";
 import type { LiveRoutes } from "./http/localized-routes.ts";
 import { registerPages } from "./http/pages.ts";
 import { applyMethodOverride, registerSecurity } from "./http/security.ts";
 import type { Services } from "./http/services.ts";
 import { createI18n, loadMessages } from "./i18n/index.ts";
+import { analyticsRoutes } from "./routes/analytics.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { homeRoutes } from "./routes/home.ts";
+import { patternRoutes } from "./routes/patterns.ts";
 import { cartRepository } from "./store/cart-repository.ts";
 import type { Database } from "./store/database.ts";
 
@@ -71,8 +75,11 @@ export async function buildApp({
   };
 
   app.decorate("i18n", i18n);
+  registerGracefulClose(app);
   await registerSecurity(app, config);
   await app.register(fastifyFormbody);
+  // Per-route limits only (config.rateLimit); counted per client address in this process.
+  await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifyStatic, {
     root: paths.static,
@@ -101,6 +108,8 @@ export async function buildApp({
   healthRoutes(app, services);
   homeRoutes(app, services, live);
   cartRoutes(app, services, live);
+  patternRoutes(app, services, live);
+  await analyticsRoutes(app, services);
 
   return app;
 }

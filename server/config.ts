@@ -15,6 +15,8 @@ export interface Config {
   publicUrl: string | undefined;
   trustProxy: boolean;
   development: boolean;
+  /** The pattern library page for content editors: on in development, off in production unless asked for. */
+  patternLibrary: boolean;
   dataDir: string;
   cataloguePath: string;
 }
@@ -35,6 +37,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   NODE_ENV: z.string().default("production"),
+  PATTERN_LIBRARY: z.enum(["true", "false"]).optional(),
   DATA_DIR: z.string().min(1).optional(),
   CATALOGUE_PATH: z.string().min(1).optional(),
 });
@@ -76,6 +79,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
     trustProxy: e.TRUST_PROXY === "true",
     development: e.NODE_ENV === "development",
+    patternLibrary: e.PATTERN_LIBRARY ? e.PATTERN_LIBRARY === "true" : e.NODE_ENV === "development",
     dataDir,
     cataloguePath: resolve(projectRoot, e.CATALOGUE_PATH ?? "content/catalogue.json"),
   };

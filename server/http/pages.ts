@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { formatPrice } from "../domain/money.ts";
+import { type RelativeKind, type RelativeTimeTexts, relativeTimeText } from "../domain/relative-time.ts";
 import {
   defaultLocale,
   intlLocale,
@@ -8,7 +9,7 @@ import {
   locales,
 } from "../i18n/locales.ts";
 import type { RouteParams } from "../i18n/routes.ts";
-import type { Translate } from "../i18n/translate.ts";
+import { lookup, type Translate } from "../i18n/translate.ts";
 import { readCartId } from "./cart-cookie.ts";
 import type { LiveRoutes } from "./localized-routes.ts";
 import type { Services } from "./services.ts";
@@ -63,6 +64,39 @@ export interface PageContext {
   csrfToken: () => string;
   noindex: boolean;
   catalogue: Services["catalogue"];
+  /** A text group as JSON, for islands that need the words (plural forms, say) in an attribute. */
+  textsJson: (key: string) => string;
+  /** Features whose texts the layout must ship once for the browser; partials call use(). */
+  used: Set<string>;
+  use: (feature: string) => string;
+  pageTexts: (feature: string) => string;
+  relativeTime: (date: Date | string, kind: RelativeKind) => string;
+  /** For the rare template that builds markup in code: escapes text for HTML. */
+  escape: (text: string) => string;
+  /** A full date and time in the shopper's locale, e.g. for a title attribute. */
+  dateTime: (date: Date | string) => string;
+}
+
+/** Which locale group holds the texts a page-wide feature needs in the browser. */
+const featureTexts: Record<string, string> = { "relative-time": "relativeTime" };
+
+const htmlEscapes: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+export function escapeHtml(text: string): string {
+  return String(text).replace(/[&<>"']/g, (c) => htmlEscapes[c] ?? c);
+}
+
+/** JSON that is safe inside <script type="application/json">: no "</script" or "<!--" can form. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function localeOfRequest(request: FastifyRequest, services: Services): Locale {
@@ -85,6 +119,16 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
   const numberFormats = Object.fromEntries(
     locales.map((l) => [l, new Intl.NumberFormat(intlLocale[l])]),
   ) as Record<Locale, Intl.NumberFormat>;
+  const dateTimeFormats = Object.fromEntries(
+    locales.map((l) => [
+      l,
+      new Intl.DateTimeFormat(intlLocale[l], {
+        dateStyle: "long",
+        timeStyle: "short",
+        timeZone: "Europe/Amsterdam",
+      }),
+    ]),
+  ) as Record<Locale, Intl.DateTimeFormat>;
 
   app.decorateRequest("locale", defaultLocale);
   app.addHook("onRequest", async (request) => {
@@ -123,6 +167,12 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         };
       });
       let token: string | undefined;
+      const used = new Set<string>();
+      const group = (key: string) => {
+        const node = lookup(i18n.messages[locale], key);
+        if (node === undefined) throw new Error(`no texts under "${key}" for ${locale}`);
+        return node;
+      };
       const context: PageContext = {
         locale,
         lang: locale,
@@ -142,6 +192,23 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         },
         noindex: options.noindex ?? false,
         catalogue: services.catalogue,
+        textsJson: (key) => JSON.stringify(group(key)),
+        used,
+        use: (feature) => {
+          used.add(feature);
+          return "";
+        },
+        pageTexts: (feature) => scriptJson(group(featureTexts[feature] ?? feature)),
+        escape: escapeHtml,
+        dateTime: (date) => dateTimeFormats[locale].format(new Date(date)),
+        relativeTime: (date, kind) =>
+          relativeTimeText(
+            new Date(date),
+            new Date(),
+            kind,
+            group("relativeTime") as unknown as RelativeTimeTexts,
+            intlLocale[locale],
+          ),
       };
       this.code(options.status ?? 200);
       this.header("content-language", locale);

@@ -11,7 +11,7 @@ export function missingText(key: string): string {
   return `TRANSLATION MISSING FOR: ${key}`;
 }
 
-function lookup(messages: Messages, key: string): string | Messages | undefined {
+export function lookup(messages: Messages, key: string): string | Messages | undefined {
   let node: string | Messages | undefined = messages;
   for (const part of key.split(".")) {
     if (node === undefined || typeof node === "string") return undefined;

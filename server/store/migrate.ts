@@ -1,10 +1,12 @@
 import { type Migration, Migrator } from "kysely";
 import type { Database } from "./database.ts";
 import { carts } from "./migrations/0001-carts.ts";
+import { analyticsEvents } from "./migrations/0002-analytics-events.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
   "0001-carts": carts,
+  "0002-analytics-events": analyticsEvents,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

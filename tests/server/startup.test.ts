@@ -109,7 +109,9 @@ describe("starting the shop", () => {
     const finished = await inFlight;
     expect(finished.status).toBe(200);
     expect(finished.body).toContain("</html>");
-    expect(await shop.exit).toBe(0);
+    const code = await shop.exit;
+    if (code !== 0) console.log(shop.output());
+    expect(code).toBe(0);
     expect(shop.output()).toContain('"msg":"stopped"');
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   });

@@ -1,0 +1,113 @@
+import { type HookDefinition, islandSelector } from "./types.ts";
+
+export interface Runtime {
+  /** Finds hooks in (part of) the document and starts what they need. */
+  scan(root: ParentNode): Promise<void>;
+  /** Scans the document now and every subtree inserted later (ajax swaps). */
+  start(): Promise<void>;
+  stop(): void;
+}
+
+type Loaded<T> = Promise<T | undefined>;
+
+export const mountedAttribute = "data-island-state";
+
+/**
+ * The island runtime: imports each hook's module once, starts behaviours once and
+ * mounts each island element once. A module that fails to load or throws is reported
+ * and leaves the server's markup as it was, which works on its own.
+ */
+export function createRuntime(
+  registry: readonly HookDefinition[],
+  doc: Document = document,
+  report: (message: string, error: unknown) => void = (m, e) => console.error(m, e),
+): Runtime {
+  const modules = new Map<string, Loaded<unknown>>();
+  const started = new Set<string>();
+  const mounted = new WeakSet<Element>();
+  let observer: MutationObserver | undefined;
+
+  function load<T>(hook: HookDefinition): Loaded<T> {
+    let pending = modules.get(hook.name) as Loaded<T> | undefined;
+    if (!pending) {
+      pending = (hook.load() as Promise<T>).catch((error: unknown) => {
+        report(`[islands] could not load "${hook.name}"`, error);
+        return undefined;
+      });
+      modules.set(hook.name, pending);
+    }
+    return pending;
+  }
+
+  async function startBehaviour(hook: Extract<HookDefinition, { kind: "behaviour" }>): Promise<void> {
+    if (started.has(hook.name)) return;
+    started.add(hook.name);
+    const module = await load<Awaited<ReturnType<typeof hook.load>>>(hook);
+    try {
+      module?.start(doc);
+    } catch (error) {
+      report(`[islands] behaviour "${hook.name}" failed to start`, error);
+    }
+  }
+
+  async function mountIslands(
+    hook: Extract<HookDefinition, { kind: "island" }>,
+    elements: HTMLElement[],
+  ): Promise<void> {
+    const fresh = elements.filter((el) => !mounted.has(el));
+    if (fresh.length === 0) return;
+    for (const el of fresh) mounted.add(el);
+    const module = await load<Awaited<ReturnType<typeof hook.load>>>(hook);
+    for (const el of fresh) {
+      if (!module) {
+        el.setAttribute(mountedAttribute, "failed");
+        continue;
+      }
+      try {
+        module.mount(el);
+        el.setAttribute(mountedAttribute, "mounted");
+      } catch (error) {
+        el.setAttribute(mountedAttribute, "failed");
+        report(`[islands] island "${hook.name}" failed to mount`, error);
+      }
+    }
+  }
+
+  function matching(root: ParentNode, selector: string): HTMLElement[] {
+    const found = [...root.querySelectorAll<HTMLElement>(selector)];
+    if (root instanceof Element && root.matches(selector)) found.unshift(root as HTMLElement);
+    return found;
+  }
+
+  async function scan(root: ParentNode): Promise<void> {
+    const work: Promise<void>[] = [];
+    for (const hook of registry) {
+      if (hook.kind === "behaviour") {
+        if (!started.has(hook.name) && matching(root, hook.selector).length > 0)
+          work.push(startBehaviour(hook));
+      } else {
+        const elements = matching(root, islandSelector(hook.name));
+        if (elements.length > 0) work.push(mountIslands(hook, elements));
+      }
+    }
+    await Promise.all(work);
+  }
+
+  return {
+    scan,
+    async start() {
+      observer = new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (node.nodeType === 1) void scan(node as Element);
+          }
+        }
+      });
+      observer.observe(doc.documentElement, { childList: true, subtree: true });
+      await scan(doc);
+    },
+    stop() {
+      observer?.disconnect();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** A behaviour: document-level, no UI of its own, started once per page. */
+export interface BehaviourModule {
+  start(root: Document): void;
+}
+
+/** An island: UI on one element; may return a function that unmounts it. */
+export interface IslandModule {
+  mount(element: HTMLElement): undefined | (() => void);
+}
+
+export type HookDefinition =
+  | { kind: "behaviour"; name: string; selector: string; load: () => Promise<BehaviourModule> }
+  | {
+      kind: "island";
+      name: string;
+      /** React islands pull the shared React chunk; the budget script holds pages without them to zero React. */
+      react: boolean;
+      load: () => Promise<IslandModule>;
+    };
+
+export const islandSelector = (name: string) => `[data-island="${name}"]`;

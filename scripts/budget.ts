@@ -1,0 +1,176 @@
+// `npm run budget`: builds for production and prints, per page, the JS and CSS (gzip) it loads
+// at first and at most; exits non-zero when a page is over its budget.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import * as esbuild from "esbuild";
+import { Window } from "happy-dom";
+import { registry } from "../islands/registry.ts";
+import { buildApp } from "../server/app.ts";
+import { readConfig } from "../server/config.ts";
+import { loadCatalogue } from "../server/domain/catalogue.ts";
+import { openDatabase } from "../server/store/database.ts";
+import { migrateToLatest } from "../server/store/migrate.ts";
+import { cleanOutdir, esbuildOptions, root, writeManifest } from "./build-config.mjs";
+
+const kB = 1000;
+/** Budgets in gzip bytes (issue: island runtime, page-level behaviours and size budgets). */
+const budgets = {
+  /** boot plus the behaviours and non-React islands a page loads */
+  baseJs: 8 * kB,
+  reactChunk: 70 * kB,
+  /** all JS a page may load when it has a React island (one react-aria widget) */
+  reactPageJs: 105 * kB,
+  css: 20 * kB,
+};
+
+/** Pages to measure; later screens add themselves here, with a larger jsMax where their issue allows it. */
+const pages: Array<{ name: string; url: string; jsMax?: number }> = [
+  { name: "home (nl)", url: "/" },
+  { name: "home (de)", url: "/de" },
+  { name: "cart contents (nl)", url: "/winkelwagen/inhoud" },
+  { name: "cart contents (de)", url: "/einkaufswagen/inhalt" },
+  { name: "pattern library", url: "/patroonbibliotheek" },
+];
+
+process.chdir(root);
+cleanOutdir();
+const result = await esbuild.build(esbuildOptions({ production: true }));
+writeManifest(result.metafile);
+const outputs = result.metafile.outputs;
+
+const gzipSize = new Map<string, number>();
+const sizeOf = (file: string) => {
+  let size = gzipSize.get(file);
+  if (size === undefined) {
+    size = gzipSync(readFileSync(resolve(root, file)), { level: 9 }).length;
+    gzipSize.set(file, size);
+  }
+  return size;
+};
+const urlToFile = (url: string) => url.replace(/^\//, "");
+
+/** A file and everything it imports statically: what loads before its code runs. */
+function staticClosure(file: string, into = new Set<string>()): Set<string> {
+  if (into.has(file)) return into;
+  into.add(file);
+  for (const imp of outputs[file]?.imports ?? []) {
+    if (imp.kind === "import-statement" && !imp.external) staticClosure(imp.path, into);
+  }
+  return into;
+}
+
+const chunkFor = new Map<string, string>();
+for (const [file, output] of Object.entries(outputs)) {
+  if (output.entryPoint && file.endsWith(".js")) chunkFor.set(output.entryPoint, file);
+}
+/** Registry convention: hook "name" lives in islands/<name>/<name>.ts(x). */
+function hookChunk(name: string): string {
+  const file = chunkFor.get(`islands/${name}/${name}.ts`) ?? chunkFor.get(`islands/${name}/${name}.tsx`);
+  if (!file) throw new Error(`no chunk for hook "${name}": expected islands/${name}/${name}.ts(x)`);
+  return file;
+}
+const reactChunks = Object.entries(outputs)
+  .filter(([, o]) => Object.keys(o.inputs).some((i) => i.includes("node_modules/react-dom/")))
+  .map(([file]) => file);
+
+const config = readConfig({
+  ...process.env,
+  PATTERN_LIBRARY: "true",
+  LOG_LEVEL: "silent",
+  COOKIE_SECRET: "b".repeat(32),
+});
+const database = openDatabase("sqlite::memory:");
+await migrateToLatest(database);
+const app = await buildApp({
+  config,
+  catalogue: loadCatalogue(config.cataloguePath),
+  database,
+  logger: false,
+});
+
+const total = (files: Iterable<string>) => [...files].reduce((sum, f) => sum + sizeOf(f), 0);
+const rows: string[][] = [];
+const failures: string[] = [];
+
+for (const page of pages) {
+  const res = await app.inject({ url: page.url });
+  if (res.statusCode !== 200) {
+    failures.push(`${page.name}: ${page.url} answered ${res.statusCode}`);
+    continue;
+  }
+  const window = new Window({ url: "http://localhost/" });
+  window.document.write(res.body);
+  const doc = window.document;
+  const scripts = [...doc.querySelectorAll('script[type="module"][src]')].map((s) =>
+    urlToFile(s.getAttribute("src") ?? ""),
+  );
+  const styles = [...doc.querySelectorAll('link[rel="stylesheet"]')].map((l) =>
+    urlToFile(l.getAttribute("href") ?? ""),
+  );
+
+  const first = new Set<string>();
+  for (const s of scripts) staticClosure(s, first);
+  const base = new Set(first);
+  const most = new Set(first);
+  const used: string[] = [];
+  let usesReact = false;
+  for (const hook of registry) {
+    const selector = hook.kind === "behaviour" ? hook.selector : `[data-island="${hook.name}"]`;
+    if (!doc.querySelector(selector)) continue;
+    used.push(hook.name);
+    const closure = staticClosure(hookChunk(hook.name));
+    for (const f of closure) most.add(f);
+    if (hook.kind === "island" && hook.react) usesReact = true;
+    else for (const f of closure) base.add(f);
+  }
+  const loadsReact = [...most].some((f) => reactChunks.includes(f));
+  const jsFirst = total(first);
+  const jsBase = total(base);
+  const jsMost = total(most);
+  const css = total(styles);
+  const jsMax = page.jsMax ?? (usesReact ? budgets.reactPageJs : budgets.baseJs);
+
+  const problems: string[] = [];
+  if (jsBase > budgets.baseJs) problems.push(`boot + behaviours ${jsBase} B > ${budgets.baseJs} B`);
+  if (jsMost > jsMax) problems.push(`JS at most ${jsMost} B > ${jsMax} B`);
+  if (!usesReact && loadsReact) problems.push("loads React without a React island");
+  if (css > budgets.css) problems.push(`CSS ${css} B > ${budgets.css} B`);
+  failures.push(...problems.map((p) => `${page.name}: ${p}`));
+  rows.push([
+    page.name,
+    (jsFirst / kB).toFixed(1),
+    (jsMost / kB).toFixed(1),
+    (jsMax / kB).toFixed(0),
+    (css / kB).toFixed(1),
+    loadsReact ? "yes" : "no",
+    used.join(", ") || "-",
+    problems.length ? "OVER" : "ok",
+  ]);
+  await window.happyDOM.close();
+}
+await app.close();
+await database.close();
+
+const reactSize = total(reactChunks);
+if (reactChunks.length > 0 && reactSize > budgets.reactChunk) {
+  failures.push(`React runtime chunk ${reactSize} B > ${budgets.reactChunk} B`);
+}
+
+const header = ["page", "JS first kB", "JS at most kB", "JS budget kB", "CSS kB", "React", "hooks", "status"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+console.log(line(header));
+console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+for (const row of rows) console.log(line(row));
+console.log(
+  `\nReact runtime chunk: ${reactChunks.length ? `${(reactSize / kB).toFixed(1)} kB gzip (budget ${budgets.reactChunk / kB} kB)` : "not built (no React island is registered yet)"}`,
+);
+console.log(
+  `Budgets: boot + behaviours ${budgets.baseJs / kB} kB, page with a react-aria widget ${budgets.reactPageJs / kB} kB, CSS ${budgets.css / kB} kB (all gzip -9).`,
+);
+if (failures.length > 0) {
+  console.error(`\nOver budget:\n- ${failures.join("\n- ")}`);
+  process.exit(1);
+}
+console.log("\nAll pages within budget.");

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import {
+  type AnalyticsBatch,
+  analyticsLimits,
+  eventNamePattern,
+  propertyNamePattern,
+} from "../domain/analytics-event.ts";
+import type { Services } from "../http/services.ts";
+import { locales } from "../i18n/locales.ts";
+import { analyticsRepository } from "../store/analytics-repository.ts";
+
+export const analyticsPath = "/analytics/events";
+
+function batchSchema(routeIds: readonly string[]) {
+  const value = z.union([z.string().max(analyticsLimits.valueLength), z.number().finite(), z.boolean()]);
+  return z.object({
+    route: z.enum(routeIds as [string, ...string[]]),
+    locale: z.enum(locales),
+    events: z
+      .array(
+        z.object({
+          event: z.string().regex(eventNamePattern),
+          properties: z
+            .record(z.string().regex(propertyNamePattern), value)
+            .refine(
+              (p) => Object.keys(p).length <= analyticsLimits.propertiesPerEvent,
+              "too many properties",
+            ),
+        }),
+      )
+      .min(1)
+      .max(analyticsLimits.eventsPerBatch),
+  });
+}
+
+function reject(reply: FastifyReply, status: number, error: string) {
+  return reply.code(status).header("cache-control", "no-store").send({ error });
+}
+
+/** Beacons come from our own pages only; browsers say where a request came from. */
+function fromOurPages(request: FastifyRequest): boolean {
+  const site = request.headers["sec-fetch-site"];
+  if (site !== undefined) return site === "same-origin";
+  const origin = request.headers.origin;
+  return origin === undefined || origin === `${request.protocol}://${request.host}`;
+}
+
+/**
+ * Click analytics: batches of anonymous events (no IP address, no user agent, no
+ * free text) sent by navigator.sendBeacon. Anything oversized or malformed is a 400.
+ */
+export async function analyticsRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const schema = batchSchema(services.i18n.routes.ids);
+  const repository = analyticsRepository(services.database.db);
+
+  await app.register(async (scope) => {
+    // sendBeacon may send a Blob without a type; read text/plain bodies as JSON here only.
+    scope.addContentTypeParser("text/plain", { parseAs: "string" }, (_request, body, done) => {
+      try {
+        done(null, JSON.parse(String(body)));
+      } catch {
+        done(Object.assign(new Error("malformed JSON"), { statusCode: 400 }), undefined);
+      }
+    });
+
+    scope.setErrorHandler((error: { statusCode?: number }, request, reply) => {
+      const status = error.statusCode ?? 500;
+      if (status === 429) return reject(reply, 429, "too many requests");
+      if (status < 500) return reject(reply, 400, "malformed or oversized batch");
+      request.log.error({ err: error }, "analytics batch not stored");
+      return reject(reply, 503, "not stored");
+    });
+
+    scope.post(
+      analyticsPath,
+      {
+        bodyLimit: analyticsLimits.batchBytes,
+        config: { csrf: false, rateLimit: { max: 60, timeWindow: "1 minute" } },
+      },
+      async (request, reply) => {
+        if (!fromOurPages(request)) return reject(reply, 400, "not from this site");
+        const parsed = schema.safeParse(request.body);
+        if (!parsed.success) return reject(reply, 400, "malformed or oversized batch");
+        await repository.record(parsed.data as AnalyticsBatch);
+        return reply.code(204).send();
+      },
+    );
+  });
+}
