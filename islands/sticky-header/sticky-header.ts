@@ -15,6 +15,7 @@ export function start(doc: Document): void {
   const holder = header.parentElement;
   let state: HeaderState = "static";
   let lastY = view.scrollY;
+  header.dataset.stickyState = state;
 
   const apply = (next: HeaderState) => {
     if (next === state) return;

@@ -35,6 +35,15 @@ export interface PageOptions {
   alternateParams?: Record<Locale, RouteParams>;
   /** Pages that must not be indexed: errors, the cart. */
   noindex?: boolean;
+  /**
+   * The partial an ajax request (X-Requested-With: XMLHttpRequest) gets instead of the
+   * whole page: the part its data-ajax-update target shows. Same data, same template family.
+   */
+  fragment?: string;
+}
+
+export function isAjax(request: FastifyRequest): boolean {
+  return request.headers["x-requested-with"] === "XMLHttpRequest";
 }
 
 export interface Alternate {
@@ -71,6 +80,8 @@ export interface PageContext {
   use: (feature: string) => string;
   pageTexts: (feature: string) => string;
   relativeTime: (date: Date | string, kind: RelativeKind) => string;
+  /** Attributes from a record (a form field's data-val-*), escaped, for <%~ %>. */
+  attrs: (attributes: Record<string, string | number | boolean | undefined>) => string;
   /** For the rare template that builds markup in code: escapes text for HTML. */
   escape: (text: string) => string;
   /** A full date and time in the shopper's locale, e.g. for a title attribute. */
@@ -89,6 +100,13 @@ const htmlEscapes: Record<string, string> = {
 };
 export function escapeHtml(text: string): string {
   return String(text).replace(/[&<>"']/g, (c) => htmlEscapes[c] ?? c);
+}
+
+export function renderAttributes(attributes: Record<string, string | number | boolean | undefined>): string {
+  return Object.entries(attributes)
+    .filter(([, v]) => v !== undefined && v !== false)
+    .map(([k, v]) => (v === true || v === "" ? ` ${k}` : ` ${k}="${escapeHtml(String(v))}"`))
+    .join("");
 }
 
 /** JSON that is safe inside <script type="application/json">: no "</script" or "<!--" can form. */
@@ -200,6 +218,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         },
         pageTexts: (feature) => scriptJson(group(featureTexts[feature] ?? feature)),
         escape: escapeHtml,
+        attrs: renderAttributes,
         dateTime: (date) => dateTimeFormats[locale].format(new Date(date)),
         relativeTime: (date, kind) =>
           relativeTimeText(
@@ -212,8 +231,10 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       };
       this.code(options.status ?? 200);
       this.header("content-language", locale);
+      if (options.fragment) this.header("vary", "X-Requested-With");
+      const view = options.fragment && isAjax(request) ? options.fragment : template;
       // viewAsync throws on a template error, so the error handler can answer with the 500 page.
-      const html = await this.viewAsync(template, { ...context, ...data });
+      const html = await this.viewAsync(view, { ...context, ...data });
       return this.type("text/html; charset=utf-8").send(html);
     },
   );

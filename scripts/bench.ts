@@ -1,0 +1,254 @@
+// Throughput of rendered pages next to a bare Fastify route on the same machine.
+// Usage: npm run bench [-- --duration 10] [-- --connections 50]
+//
+// Builds the assets, starts the production server and a bare Fastify server as child
+// processes, then loads one target after another with autocannon. The ratio to the bare
+// route is the number to watch; absolute req/s depend on the machine.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The pages to measure. Add product and cart pages here as they are built. */
+const pages: { name: string; path: string }[] = [
+  { name: "nl home", path: "/" },
+  { name: "de home", path: "/de" },
+  { name: "nl cart", path: "/winkelwagen/inhoud" },
+];
+
+/** A rendered page should manage at least this share of the bare route's requests per second. */
+const goalRatio = 1 / 3;
+const warmupSeconds = 2;
+
+// --- autocannon has no type declarations; this is the part of its API used here. ---
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+interface AutocannonOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  warmup?: { connections: number; duration: number };
+}
+type Autocannon = (options: AutocannonOptions) => PromiseLike<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+function readArgs(argv: string[]): { duration: number; connections: number } {
+  const options = { duration: 10, connections: 50 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const [flag, inline] = arg.split("=", 2);
+    if (flag !== "--duration" && flag !== "--connections") {
+      throw new Error(`unknown argument ${arg}; use --duration N and/or --connections N`);
+    }
+    const raw = inline ?? argv[++i];
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1)
+      throw new Error(`${flag} needs a whole number >= 1, got ${raw}`);
+    options[flag === "--duration" ? "duration" : "connections"] = value;
+  }
+  return options;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolvePort(address.port) : reject()));
+    });
+  });
+}
+
+const children: ChildProcess[] = [];
+let dataDir: string | undefined;
+
+function start(name: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
+  child.once("exit", (code, signal) => {
+    if (!stopping) {
+      console.error(`${name} stopped unexpectedly (${signal ?? `exit code ${code}`})`);
+      void stopAll().then(() => process.exit(1));
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+let stopping = false;
+async function stopAll(): Promise<void> {
+  stopping = true;
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          const force = setTimeout(() => child.kill("SIGKILL"), 5_000);
+          child.once("exit", () => {
+            clearTimeout(force);
+            done();
+          });
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the servers`);
+    void stopAll().then(() => process.exit(130));
+  });
+}
+
+async function waitUntilReady(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((wait) => setTimeout(wait, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+const bareServer = `
+const fastify = require("fastify")({ logger: false });
+fastify.get("/", async () => "hello from a bare Fastify route");
+fastify.listen({ port: Number(process.env.PORT), host: "127.0.0.1" }).catch((err) => {
+  console.error(err.message);
+  process.exit(1);
+});
+`;
+
+function statusSummary(result: AutocannonResult): string {
+  const codes = Object.entries(result.statusCodeStats)
+    .map(([code, stats]) => `${code}×${stats.count}`)
+    .join(" ");
+  const problems = [
+    result.errors ? `${result.errors} errors` : "",
+    result.timeouts ? `${result.timeouts} timeouts` : "",
+  ].filter(Boolean);
+  return [codes || "no responses", ...problems].join(", ");
+}
+
+function table(rows: string[][]): string {
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length))) ?? [];
+  // Names and status read from the left, numbers line up on the right.
+  const textColumn = (column: number) => column === 0 || column === widths.length - 1;
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) =>
+        textColumn(column) ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join("  ")
+      .trimEnd();
+  const [header, ...body] = rows;
+  return [line(header ?? []), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
+}
+
+async function main(): Promise<void> {
+  const { duration, connections } = readArgs(process.argv.slice(2));
+
+  console.log("building assets…");
+  const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: "inherit" });
+  if (build.status !== 0) throw new Error("node scripts/build.mjs failed");
+
+  const [shopPort, barePort] = [await freePort(), await freePort()];
+  dataDir = mkdtempSync(join(tmpdir(), "photo-shop-bench-"));
+  const shopEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    PORT: String(shopPort),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    COOKIE_SECRET: process.env.COOKIE_SECRET ?? "bench-cookie-secret-that-is-long-enough-0123456789",
+  };
+  start("shop server", ["--import", "tsx", "server/main.ts"], shopEnv);
+  start("bare Fastify server", ["-e", bareServer], {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(barePort),
+  });
+  const shop = `http://127.0.0.1:${shopPort}`;
+  const bare = `http://127.0.0.1:${barePort}`;
+  await Promise.all([waitUntilReady(`${shop}/healthz`), waitUntilReady(`${bare}/`)]);
+
+  const targets = [
+    { name: "bare Fastify", url: `${bare}/` },
+    ...pages.map((p) => ({ name: p.name, url: `${shop}${p.path}` })),
+  ];
+  console.log(
+    `measuring ${targets.length} targets, one after another: ${warmupSeconds} s warm-up + ${duration} s, ${connections} connections each`,
+  );
+
+  const results: { name: string; path: string; result: AutocannonResult }[] = [];
+  for (const target of targets) {
+    process.stdout.write(`  ${target.name} (${new URL(target.url).pathname})… `);
+    const result = await autocannon({
+      url: target.url,
+      connections,
+      duration,
+      warmup: { connections, duration: warmupSeconds },
+    });
+    console.log(`${Math.round(result.requests.average)} req/s`);
+    results.push({ name: target.name, path: new URL(target.url).pathname, result });
+  }
+
+  const bareRate = results[0]?.result.requests.average ?? 0;
+  const rows = [
+    ["target", "req/s", "p99 ms", "vs bare", "status"],
+    ...results.map(({ name, path, result }) =>
+      [
+        `${name} ${path}`,
+        result.requests.average.toFixed(0),
+        result.latency.p99.toFixed(1),
+        bareRate > 0 ? result.requests.average / bareRate : 0,
+        statusSummary(result),
+      ].map((cell) => (typeof cell === "number" ? cell.toFixed(2) : cell)),
+    ),
+  ];
+  console.log(`\n${table(rows)}\n`);
+
+  console.log(
+    `goal: rendered pages should reach >= 1/3 of bare (${(bareRate * goalRatio).toFixed(0)} req/s)`,
+  );
+  for (const { name, path, result } of results.slice(1)) {
+    const ratio = bareRate > 0 ? result.requests.average / bareRate : 0;
+    console.log(`  ${ratio >= goalRatio ? "PASS " : "BELOW"} ${name} ${path}: ${ratio.toFixed(2)} of bare`);
+  }
+
+  const failing = results.filter(
+    ({ result }) => result.non2xx > 0 || result.errors > 0 || result.timeouts > 0,
+  );
+  await stopAll();
+  if (failing.length > 0) {
+    for (const { name, path, result } of failing) {
+      console.error(`ERROR ${name} ${path}: ${result.non2xx} non-2xx responses; ${statusSummary(result)}`);
+    }
+    process.exit(1);
+  }
+}
+
+main().catch(async (err: unknown) => {
+  console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+  await stopAll();
+  process.exit(1);
+});

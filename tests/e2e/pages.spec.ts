@@ -1,0 +1,260 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { ConsoleMessage, Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+type Locale = "nl" | "de";
+
+interface ShopPage {
+  /** How a shopper would name the page. */
+  name: string;
+  path: string;
+  status: 200 | 404;
+  lang: Locale;
+  /** Where the language switcher must lead: the same page in the other language. */
+  other: { lang: Locale; path: string };
+  /** The home page a "not found" page links back to; routed pages have canonical and hreflang links instead. */
+  home?: string;
+  /** Resources the page fails to load on purpose (the pattern library's broken-image example). */
+  missingOnPurpose?: string[];
+}
+
+const languageName: Record<Locale, string> = { nl: "Dutch", de: "German" };
+
+const pages: ShopPage[] = [
+  { name: "the Dutch home page", path: "/", status: 200, lang: "nl", other: { lang: "de", path: "/de" } },
+  { name: "the German home page", path: "/de", status: 200, lang: "de", other: { lang: "nl", path: "/" } },
+  {
+    name: "the Dutch shopping cart, while it is empty",
+    path: "/winkelwagen/inhoud",
+    status: 200,
+    lang: "nl",
+    other: { lang: "de", path: "/einkaufswagen/inhalt" },
+  },
+  {
+    name: "the German shopping cart, while it is empty",
+    path: "/einkaufswagen/inhalt",
+    status: 200,
+    lang: "de",
+    other: { lang: "nl", path: "/winkelwagen/inhoud" },
+  },
+  {
+    name: "the pattern library, in Dutch",
+    path: "/patroonbibliotheek",
+    status: 200,
+    lang: "nl",
+    other: { lang: "de", path: "/musterbibliothek" },
+    missingOnPurpose: ["/static/images/missing-example.jpg"],
+  },
+  {
+    name: "the pattern library, in German",
+    path: "/musterbibliothek",
+    status: 200,
+    lang: "de",
+    other: { lang: "nl", path: "/patroonbibliotheek" },
+    missingOnPurpose: ["/static/images/missing-example.jpg"],
+  },
+  {
+    name: "a Dutch address that does not exist",
+    path: "/bestaat-niet",
+    status: 404,
+    lang: "nl",
+    other: { lang: "de", path: "/de" },
+    home: "/",
+  },
+  {
+    name: "a German address that does not exist",
+    path: "/de/gibt-es-nicht",
+    status: 404,
+    lang: "de",
+    other: { lang: "nl", path: "/" },
+    home: "/de",
+  },
+];
+
+const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+type AxeViolation = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number];
+
+function describeViolations(violations: AxeViolation[]): string {
+  return violations
+    .map((violation) => {
+      const nodes = violation.nodes
+        .map((node) => {
+          const summary = (node.failureSummary ?? "").replaceAll("\n", "\n      ");
+          return `  - ${node.target.join(" ")}\n    ${node.html}\n      ${summary}`;
+        })
+        .join("\n");
+      return `${violation.id} [${violation.impact ?? "?"}]: ${violation.help}\n  ${violation.helpUrl}\n${nodes}`;
+    })
+    .join("\n\n");
+}
+
+async function open(page: Page, shopPage: ShopPage): Promise<void> {
+  const response = await page.goto(shopPage.path);
+  expect(response?.status(), `status of ${shopPage.path}`).toBe(shopPage.status);
+}
+
+/** Visible elements that stick out past the right edge of the viewport without being in a scroll box of their own. */
+function elementsPastRightEdge(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const clipsSideways = (element: Element) => getComputedStyle(element).overflowX !== "visible";
+    const describe = (element: Element) => {
+      const id = element.id ? `#${element.id}` : "";
+      const classes = [...element.classList].map((c) => `.${c}`).join("");
+      return `${element.tagName.toLowerCase()}${id}${classes}`;
+    };
+    const offenders: string[] = [];
+    for (const element of document.body.querySelectorAll("*")) {
+      const rect = element.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0 || rect.right <= width + 0.5) continue;
+      // Content inside a box that scrolls or clips by design (a carousel, a wide table) is fine,
+      // unless that box is the page itself: html or body hiding overflow cuts content off.
+      let contained = false;
+      for (
+        let parent = element.parentElement;
+        parent && parent !== document.body;
+        parent = parent.parentElement
+      ) {
+        if (clipsSideways(parent)) {
+          contained = true;
+          break;
+        }
+      }
+      if (!contained) offenders.push(`${describe(element)} (right edge ${Math.round(rect.right)} px)`);
+    }
+    return offenders;
+  });
+}
+
+for (const shopPage of pages) {
+  const language = languageName[shopPage.lang];
+  const otherLanguage = languageName[shopPage.other.lang];
+
+  test.describe(`A shopper visiting ${shopPage.name} (${shopPage.path})`, () => {
+    test(`reads it in ${language} (HTTP ${shopPage.status}) under one main heading, without scrolling sideways or browser errors`, async ({
+      page,
+      baseURL,
+      situation,
+      blockedScripts,
+    }) => {
+      const problems: string[] = [];
+      // The browser reports the page's own 404, and scripts the JavaScript-off variant stopped.
+      const expected = (message: ConsoleMessage) => {
+        const url = message.location().url;
+        if (blockedScripts.includes(url)) return true;
+        if (shopPage.missingOnPurpose?.includes(new URL(url).pathname)) return true;
+        return (
+          shopPage.status === 404 && message.text().includes("404") && new URL(url).pathname === shopPage.path
+        );
+      };
+      page.on("console", (message) => {
+        if (message.type() === "error" && !expected(message)) problems.push(message.text());
+      });
+      page.on("pageerror", (error) => problems.push(error.message));
+
+      await open(page, shopPage);
+      await expect(page.locator("html"), situation).toHaveAttribute("lang", shopPage.lang);
+      await expect(page.locator("h1"), situation).toHaveCount(1);
+      await expect(page.locator("h1"), situation).toBeVisible();
+
+      await test.step("the page fits the screen: no scrolling sideways", async () => {
+        const offenders = await elementsPastRightEdge(page);
+        expect(offenders, `content past the right edge ${situation}`).toEqual([]);
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+          scrollWidth: document.scrollingElement?.scrollWidth ?? Number.POSITIVE_INFINITY,
+          innerWidth: window.innerWidth,
+        }));
+        expect(scrollWidth, `page width ${situation}`).toBeLessThanOrEqual(innerWidth);
+      });
+
+      const home = shopPage.home;
+      if (home) {
+        await test.step("a page that is not found links back to the home page", async () => {
+          await expect(page.locator(`main a[href="${home}"]`).first(), situation).toBeVisible();
+          await expect(page.locator('link[rel="canonical"]')).toHaveCount(0);
+        });
+      } else {
+        await test.step("search engines learn its address in both languages", async () => {
+          const href = async (selector: string) => {
+            const links = page.locator(selector);
+            await expect(links, selector).toHaveCount(1);
+            return new URL((await links.getAttribute("href")) ?? "", baseURL).pathname;
+          };
+          const paths = { [shopPage.lang]: shopPage.path, [shopPage.other.lang]: shopPage.other.path };
+          expect(await href('link[rel="canonical"]')).toBe(shopPage.path);
+          expect(await href('link[rel="alternate"][hreflang="nl"]')).toBe(paths.nl);
+          expect(await href('link[rel="alternate"][hreflang="de"]')).toBe(paths.de);
+          expect(await href('link[rel="alternate"][hreflang="x-default"]')).toBe(paths.nl);
+        });
+      }
+
+      await page.waitForLoadState("load");
+      expect(problems, `browser console ${situation}`).toEqual([]);
+    });
+
+    test("can skip straight to the main content with the keyboard", async ({ page, situation }) => {
+      await open(page, shopPage);
+      const main = page.locator("main");
+      await expect(main, situation).toHaveCount(1);
+      const mainId = await main.getAttribute("id");
+      expect(mainId, "main needs an id for the skip link to point at").toBeTruthy();
+
+      await page.keyboard.press("Tab");
+      const skipLink = page.locator(":focus");
+      await expect(skipLink, `the first Tab ${situation} lands on the skip link`).toHaveAttribute(
+        "href",
+        `#${mainId}`,
+      );
+      await expect(skipLink, `the focused skip link is seen ${situation}`).toBeInViewport();
+
+      await page.keyboard.press("Enter");
+      await expect(main, `focus moves to the main content ${situation}`).toBeFocused();
+    });
+
+    test(`can switch to the same page in ${otherLanguage}`, async ({ page, situation }) => {
+      await open(page, shopPage);
+      const switcher = page.locator("header nav.language-switcher");
+      await expect(switcher.locator('[aria-current="true"]'), situation).toHaveAttribute(
+        "lang",
+        shopPage.lang,
+      );
+      const link = switcher.locator(`a[hreflang="${shopPage.other.lang}"]`);
+      await expect(link, situation).toHaveCount(1);
+
+      await link.click();
+      await expect(page, situation).toHaveURL((url) => url.pathname === shopPage.other.path);
+      await expect(page.locator("html"), situation).toHaveAttribute("lang", shopPage.other.lang);
+    });
+
+    test("meets WCAG 2.2 AA as far as axe can tell", async ({ page, situation }) => {
+      await open(page, shopPage);
+      const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
+      expect(
+        results.violations.map((violation) => violation.id),
+        `axe violations ${situation}:\n\n${describeViolations(results.violations)}`,
+      ).toEqual([]);
+    });
+  });
+}
+
+test.describe("The shop's security headers", () => {
+  test("only allow scripts from the shop itself, never inline scripts", async ({ request }) => {
+    for (const shopPage of pages) {
+      const response = await request.get(shopPage.path);
+      expect(response.status(), shopPage.path).toBe(shopPage.status);
+      const policy = response.headers()["content-security-policy"];
+      expect(policy, `Content-Security-Policy on ${shopPage.path}`).toBeTruthy();
+      const directives = new Map(
+        (policy ?? "")
+          .split(";")
+          .map((directive) => directive.trim().split(/\s+/))
+          .filter((tokens) => tokens[0])
+          .map((tokens) => [(tokens[0] ?? "").toLowerCase(), tokens.slice(1)]),
+      );
+      const scriptSrc = directives.get("script-src");
+      expect(scriptSrc, `script-src on ${shopPage.path}: ${policy}`).toContain("'self'");
+      expect(scriptSrc, `script-src on ${shopPage.path}: ${policy}`).not.toContain("'unsafe-inline'");
+    }
+  });
+});
