@@ -32,6 +32,24 @@ export const registry: HookDefinition[] = [
     load: () => import("./relative-time/relative-time.ts"),
   },
   {
+    kind: "behaviour",
+    name: "ajax",
+    selector: '[data-ajax="true"]',
+    load: () => import("./ajax/ajax.ts"),
+  },
+  {
+    kind: "behaviour",
+    name: "validation",
+    selector: 'form [data-val="true"]',
+    load: () => import("./validation/validation.ts"),
+  },
+  {
+    kind: "behaviour",
+    name: "password-strength",
+    selector: "input[data-password-strength]",
+    load: () => import("./password-strength/password-strength.ts"),
+  },
+  {
     kind: "island",
     name: "cart-count",
     react: false,

@@ -12,11 +12,17 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The pages to measure. Add product and cart pages here as they are built. */
-const pages: { name: string; path: string }[] = [
+/**
+ * The pages to measure. Add product and cart pages here as they are built. Shoppers
+ * without a cart get shared pages from the page cache; "with a cart" sends a signed cart
+ * cookie, so the page is rendered for that shopper on every request.
+ */
+const pages: { name: string; path: string; withCart?: boolean }[] = [
   { name: "nl home", path: "/" },
   { name: "de home", path: "/de" },
+  { name: "nl home, with a cart", path: "/", withCart: true },
   { name: "nl cart", path: "/winkelwagen/inhoud" },
+  { name: "nl cart, with a cart", path: "/winkelwagen/inhoud", withCart: true },
 ];
 
 /** A rendered page should manage at least this share of the bare route's requests per second. */
@@ -34,12 +40,16 @@ interface AutocannonResult {
 }
 interface AutocannonOptions {
   url: string;
+  headers?: Record<string, string>;
   connections: number;
   duration: number;
   warmup?: { connections: number; duration: number };
 }
 type Autocannon = (options: AutocannonOptions) => PromiseLike<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+const cookieSignature = createRequire(import.meta.url)("@fastify/cookie") as {
+  sign(value: string, secret: string): string;
+};
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -191,9 +201,15 @@ async function main(): Promise<void> {
   const bare = `http://127.0.0.1:${barePort}`;
   await Promise.all([waitUntilReady(`${shop}/healthz`), waitUntilReady(`${bare}/`)]);
 
+  // A cart cookie signed with the server's secret, as the shop itself would set it.
+  const cartCookie = `cart=${encodeURIComponent(cookieSignature.sign("benchbenchbenchbench01", shopEnv.COOKIE_SECRET ?? ""))}`;
   const targets = [
-    { name: "bare Fastify", url: `${bare}/` },
-    ...pages.map((p) => ({ name: p.name, url: `${shop}${p.path}` })),
+    { name: "bare Fastify", url: `${bare}/`, headers: {} as Record<string, string> },
+    ...pages.map((p) => ({
+      name: p.name,
+      url: `${shop}${p.path}`,
+      headers: (p.withCart ? { cookie: cartCookie } : {}) as Record<string, string>,
+    })),
   ];
   console.log(
     `measuring ${targets.length} targets, one after another: ${warmupSeconds} s warm-up + ${duration} s, ${connections} connections each`,
@@ -204,6 +220,7 @@ async function main(): Promise<void> {
     process.stdout.write(`  ${target.name} (${new URL(target.url).pathname})… `);
     const result = await autocannon({
       url: target.url,
+      headers: target.headers,
       connections,
       duration,
       warmup: { connections, duration: warmupSeconds },

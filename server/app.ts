@@ -21,6 +21,7 @@ import { cartRoutes } from "./routes/cart.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { patternRoutes } from "./routes/patterns.ts";
+import { remoteCheckRoutes } from "./routes/remote-checks.ts";
 import { cartRepository } from "./store/cart-repository.ts";
 import type { Database } from "./store/database.ts";
 
@@ -108,6 +109,7 @@ export async function buildApp({
   healthRoutes(app, services);
   homeRoutes(app, services, live);
   cartRoutes(app, services, live);
+  remoteCheckRoutes(app, services, live);
   patternRoutes(app, services, live);
   await analyticsRoutes(app, services);
 

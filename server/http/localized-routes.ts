@@ -1,4 +1,4 @@
-import type { FastifyInstance, RouteHandlerMethod } from "fastify";
+import type { FastifyContextConfig, FastifyInstance, RouteHandlerMethod } from "fastify";
 import type { Locale } from "../i18n/locales.ts";
 import { locales } from "../i18n/locales.ts";
 import type { RouteTable } from "../i18n/routes.ts";
@@ -25,9 +25,15 @@ export function localizedRoute(
   id: string,
   method: Method,
   handler: RouteHandlerMethod,
+  config: Omit<FastifyContextConfig, "routeId" | "locale"> = {},
 ): void {
   for (const locale of locales) {
-    app.route({ method, url: table.pattern(id, locale), config: { routeId: id, locale }, handler });
+    app.route({
+      method,
+      url: table.pattern(id, locale),
+      config: { ...config, routeId: id, locale },
+      handler,
+    });
   }
   if (method === "GET") live.add(id);
 }

@@ -12,6 +12,7 @@ import type { RouteParams } from "../i18n/routes.ts";
 import { lookup, type Translate } from "../i18n/translate.ts";
 import { readCartId } from "./cart-cookie.ts";
 import type { LiveRoutes } from "./localized-routes.ts";
+import { createPageCache } from "./page-cache.ts";
 import type { Services } from "./services.ts";
 
 declare module "fastify" {
@@ -40,6 +41,8 @@ export interface PageOptions {
    * whole page: the part its data-ajax-update target shows. Same data, same template family.
    */
   fragment?: string;
+  /** Shared by every shopper without a cart: may be served from the short-lived page cache. */
+  cacheable?: boolean;
 }
 
 export function isAjax(request: FastifyRequest): boolean {
@@ -148,6 +151,8 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
     ]),
   ) as Record<Locale, Intl.DateTimeFormat>;
 
+  const cache = createPageCache();
+
   app.decorateRequest("locale", defaultLocale);
   app.addHook("onRequest", async (request) => {
     request.locale = localeOfRequest(request, services);
@@ -170,6 +175,20 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
     async function page(this: FastifyReply, template: string, data: PageData, options: PageOptions = {}) {
       const request = this.request;
       const locale = request.locale;
+      const view = options.fragment && isAjax(request) ? options.fragment : template;
+      const send = (html: string) => {
+        this.code(options.status ?? 200);
+        this.header("content-language", locale);
+        if (options.fragment) this.header("vary", "X-Requested-With");
+        return this.type("text/html; charset=utf-8").send(html);
+      };
+      const cacheKey =
+        options.cacheable && !services.config.development && !readCartId(request)
+          ? `${locale} ${view} ${request.url}`
+          : undefined;
+      const cached = cacheKey ? cache.get(cacheKey) : undefined;
+      if (cached) return send(cached);
+
       const routeId = request.routeOptions.config?.routeId;
       const origin = originOf(request, services);
       const params = request.params as RouteParams;
@@ -185,6 +204,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         };
       });
       let token: string | undefined;
+      let personal = false;
       const used = new Set<string>();
       const group = (key: string) => {
         const node = lookup(i18n.messages[locale], key);
@@ -205,6 +225,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         alternates,
         cartCount: await cartCount(request),
         csrfToken: () => {
+          personal = true;
           token ??= this.generateCsrf();
           return token;
         },
@@ -229,13 +250,10 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
             intlLocale[locale],
           ),
       };
-      this.code(options.status ?? 200);
-      this.header("content-language", locale);
-      if (options.fragment) this.header("vary", "X-Requested-With");
-      const view = options.fragment && isAjax(request) ? options.fragment : template;
       // viewAsync throws on a template error, so the error handler can answer with the 500 page.
       const html = await this.viewAsync(view, { ...context, ...data });
-      return this.type("text/html; charset=utf-8").send(html);
+      if (cacheKey && !personal) cache.set(cacheKey, html);
+      return send(html);
     },
   );
 }

@@ -19,10 +19,14 @@ export function homeRoutes(app: FastifyInstance, services: Services, live: LiveR
 
   localizedRoute(app, i18n.routes, live, "home", "GET", async (request, reply) => {
     const t = i18n.t[request.locale];
-    return reply.page("pages/home", {
-      title: t("home.title"),
-      description: t("home.description"),
-      range,
-    });
+    return reply.page(
+      "pages/home",
+      {
+        title: t("home.title"),
+        description: t("home.description"),
+        range,
+      },
+      { cacheable: true },
+    );
   });
 }

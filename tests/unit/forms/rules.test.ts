@@ -529,7 +529,8 @@ describe("messages", () => {
 
   it.each(["nl", "de"])("has a %s text for every rule with the English placeholders", (locale) => {
     const texts = localeFile(locale).validation;
-    expect(Object.keys(texts).sort()).toEqual(Object.keys(defaultMessages).sort());
+    // Every rule has a text; the group may hold more (form-level messages such as "choice").
+    expect(Object.keys(texts)).toEqual(expect.arrayContaining(Object.keys(defaultMessages)));
     for (const [rule, english] of Object.entries(defaultMessages)) {
       expect(placeholders(texts[rule] ?? ""), `${locale} ${rule}`).toEqual(placeholders(english));
     }
