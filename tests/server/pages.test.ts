@@ -135,3 +135,20 @@ describe("the cart contents page", () => {
     }
   });
 });
+
+describe("shared pages for shoppers without a cart", () => {
+  it("are served from the page cache, and a shopper with a cart gets the page made for them", async () => {
+    const first = await get("/de");
+    const second = await get("/de");
+    expect(second.body).toBe(first.body);
+    expect(second.body).toContain("0 Artikel");
+
+    const carts = cartRepository(shop.database.db);
+    const cartId = await carts.create();
+    await carts.add(cartId, { productId: "canvas", orientation: "landscape", sizeId: "40x30" }, 3);
+    const mine = await get("/de", { cookie: `cart=${signed(shop.app, cartId)}` });
+    expect(mine.body).toContain("3 Artikel");
+    // The shopper's page did not replace the shared one.
+    expect((await get("/de")).body).toContain("0 Artikel");
+  });
+});
