@@ -5,12 +5,13 @@
  * its own copy; nothing here must survive a restart.
  */
 export interface PageCache {
-  get(key: string): string | undefined;
+  get(key: string): Buffer | undefined;
   set(key: string, html: string): void;
 }
 
 export function createPageCache({ ttlMs = 30_000, maxEntries = 500, now = Date.now } = {}): PageCache {
-  const entries = new Map<string, { html: string; expires: number }>();
+  // Stored encoded: a hit then costs no UTF-8 encoding of the whole page.
+  const entries = new Map<string, { html: Buffer; expires: number }>();
   return {
     get(key) {
       const entry = entries.get(key);
@@ -23,7 +24,7 @@ export function createPageCache({ ttlMs = 30_000, maxEntries = 500, now = Date.n
     },
     set(key, html) {
       entries.delete(key);
-      entries.set(key, { html, expires: now() + ttlMs });
+      entries.set(key, { html: Buffer.from(html, "utf8"), expires: now() + ttlMs });
       // Maps keep insertion order: the first key is the oldest.
       while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },

@@ -83,6 +83,11 @@ export interface PageContext {
   use: (feature: string) => string;
   pageTexts: (feature: string) => string;
   relativeTime: (date: Date | string, kind: RelativeKind) => string;
+  /**
+   * The context plus a partial's own data, for include(): cheaper than spreading the
+   * whole context for every card on a page, and reads the same in a template.
+   */
+  with: (extra: Record<string, unknown>) => PageContext & Record<string, unknown>;
   /** Attributes from a record (a form field's data-val-*), escaped, for <%~ %>. */
   attrs: (attributes: Record<string, string | number | boolean | undefined>) => string;
   /** For the rare template that builds markup in code: escapes text for HTML. */
@@ -176,7 +181,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       const request = this.request;
       const locale = request.locale;
       const view = options.fragment && isAjax(request) ? options.fragment : template;
-      const send = (html: string) => {
+      const send = (html: string | Buffer) => {
         this.code(options.status ?? 200);
         this.header("content-language", locale);
         if (options.fragment) this.header("vary", "X-Requested-With");
@@ -238,6 +243,9 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
           return "";
         },
         pageTexts: (feature) => scriptJson(group(featureTexts[feature] ?? feature)),
+        with(extra) {
+          return Object.assign(Object.create(this) as PageContext, extra);
+        },
         escape: escapeHtml,
         attrs: renderAttributes,
         dateTime: (date) => dateTimeFormats[locale].format(new Date(date)),
