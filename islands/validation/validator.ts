@@ -2,6 +2,7 @@ import { commonPasswords, passwordStrength } from "../../server/forms/password-s
 import {
   defaultMessages,
   formatMessage,
+  messageArguments,
   type RuleName,
   resolveOther,
   rules,
@@ -24,16 +25,6 @@ interface FieldRule {
 }
 
 const ruleNames = new Set(Object.keys(rules));
-const messageArguments: Partial<Record<RuleName, readonly string[]>> = {
-  minlength: ["min"],
-  maxlength: ["max"],
-  length: ["min", "max"],
-  range: ["min", "max"],
-  min: ["min"],
-  max: ["max"],
-  password: ["min"],
-};
-
 export function readRules(control: Element): FieldRule[] {
   const found: FieldRule[] = [];
   for (const { name, value } of control.attributes) {
@@ -43,7 +34,7 @@ export function readRules(control: Element): FieldRule[] {
     for (const attr of control.attributes) {
       if (attr.name.startsWith(`${name}-`)) params[attr.name.slice(name.length + 1)] = attr.value;
     }
-    const args = (messageArguments[rule as RuleName] ?? []).map((p) => params[p] ?? "");
+    const args = messageArguments(rule as RuleName, params);
     found.push({
       rule: rule as RuleName,
       params,

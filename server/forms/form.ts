@@ -1,6 +1,6 @@
 import type { Params, Translate } from "../i18n/translate.ts";
 import { commonPasswords, passwordStrength, type StrengthOptions } from "./password-strength.ts";
-import { type FieldContext, type RuleName, resolveOther, rules } from "./rules.ts";
+import { type FieldContext, messageArguments, type RuleName, resolveOther, rules } from "./rules.ts";
 
 /**
  * A form is defined once, here on the server: its fields, their rules and messages.
@@ -58,23 +58,8 @@ export interface Form extends FormDefinition {
   validate(values: FormValues, t: Translate, remote?: RemoteCheck): Promise<FieldError[]>;
 }
 
-/** The order of a rule's parameters in its message ({0}, {1}). */
-const messageArguments: Partial<Record<RuleName, readonly string[]>> = {
-  minlength: ["min"],
-  maxlength: ["max"],
-  length: ["min", "max"],
-  range: ["min", "max"],
-  min: ["min"],
-  max: ["max"],
-  password: ["min"],
-};
-
 function message(use: RuleUse, t: Translate): string {
-  const args: Params = {};
-  for (const [i, name] of (messageArguments[use.rule] ?? []).entries()) {
-    const value = use.params?.[name];
-    if (value !== undefined) args[String(i)] = value;
-  }
+  const args: Params = Object.fromEntries(messageArguments(use.rule, use.params ?? {}).entries());
   return t(use.message ?? `validation.${use.rule}`, args);
 }
 

@@ -290,3 +290,11 @@ export function formatMessage(template: string, args: readonly (string | number)
     return arg === undefined ? whole : String(arg);
   });
 }
+
+/** A rule's parameters in the order its message uses them: {0}, {1}. */
+export function messageArguments(
+  rule: RuleName,
+  params: Readonly<Record<string, string | number>>,
+): string[] {
+  return rules[rule].params.map((name) => String(params[name] ?? ""));
+}
