@@ -11,6 +11,7 @@ import {
 import type { RouteParams } from "../i18n/routes.ts";
 import { lookup, type Translate } from "../i18n/translate.ts";
 import { readCartId } from "./cart-cookie.ts";
+import { escapeHtml, renderAttributes, scriptJson } from "./html.ts";
 import type { LiveRoutes } from "./localized-routes.ts";
 import { createPageCache } from "./page-cache.ts";
 import type { Services } from "./services.ts";
@@ -98,32 +99,6 @@ export interface PageContext {
 
 /** Which locale group holds the texts a page-wide feature needs in the browser. */
 const featureTexts: Record<string, string> = { "relative-time": "relativeTime" };
-
-const htmlEscapes: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-export function escapeHtml(text: string): string {
-  return String(text).replace(/[&<>"']/g, (c) => htmlEscapes[c] ?? c);
-}
-
-export function renderAttributes(attributes: Record<string, string | number | boolean | undefined>): string {
-  return Object.entries(attributes)
-    .filter(([, v]) => v !== undefined && v !== false)
-    .map(([k, v]) => (v === true || v === "" ? ` ${k}` : ` ${k}="${escapeHtml(String(v))}"`))
-    .join("");
-}
-
-/** JSON that is safe inside <script type="application/json">: no "</script" or "<!--" can form. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-}
 
 function localeOfRequest(request: FastifyRequest, services: Services): Locale {
   const fromRoute = request.routeOptions.config?.locale;
