@@ -97,6 +97,22 @@ describe("an ajax link", () => {
     );
   });
 
+  it("shows its loading indicator while the request runs", async () => {
+    document.body.innerHTML = `<a href="/x" data-ajax="true" data-ajax-loading="#spinner" data-ajax-update="#box">laad</a><p id="spinner" hidden>Bezig…</p><div id="box"></div>`;
+    let finish: (r: Response) => void = () => {};
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => new Promise<Response>((resolve) => (finish = resolve))),
+    );
+    const spinner = document.getElementById("spinner") as HTMLElement;
+    screen.getByText("laad").click();
+    await vi.waitFor(() => expect(spinner.hidden).toBe(false));
+    expect(screen.getByText("laad").getAttribute("aria-busy")).toBe("true");
+    finish(new Response("klaar"));
+    await vi.waitFor(() => expect(spinner.hidden).toBe(true));
+    expect(document.getElementById("box")?.textContent).toBe("klaar");
+  });
+
   it("when the shopper cancels the confirmation, sends nothing", async () => {
     document.body.innerHTML = `<a href="/x" data-ajax="true" data-ajax-confirm="Zeker weten?" data-ajax-update="#box">weg</a><div id="box">old</div>`;
     const confirm = vi.fn(() => false);
