@@ -138,8 +138,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
     request.locale = localeOfRequest(request, services);
   });
 
-  async function cartCount(request: FastifyRequest): Promise<number> {
-    const cartId = readCartId(request);
+  async function cartCount(request: FastifyRequest, cartId: string | undefined): Promise<number> {
     if (!cartId) return 0;
     try {
       return await carts.itemCount(cartId);
@@ -162,8 +161,10 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         if (options.fragment) this.header("vary", "X-Requested-With");
         return this.type("text/html; charset=utf-8").send(html);
       };
+      // Unsigning is an HMAC: once per page, not once per use.
+      const cartId = readCartId(request);
       const cacheKey =
-        options.cacheable && !services.config.development && !readCartId(request)
+        options.cacheable && !services.config.development && !cartId
           ? `${locale} ${view} ${request.url}`
           : undefined;
       const cached = cacheKey ? cache.get(cacheKey) : undefined;
@@ -203,7 +204,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         routeId,
         canonical: alternates.find((a) => a.locale === locale)?.url,
         alternates,
-        cartCount: await cartCount(request),
+        cartCount: await cartCount(request, cartId),
         csrfToken: () => {
           personal = true;
           token ??= this.generateCsrf();
