@@ -11,4 +11,8 @@ root.classList.remove("no-js");
 root.classList.add("js-enhanced");
 
 watchImageErrors(document);
-void createRuntime(registry).start();
+// "ready" once every behaviour on the page has started: until then a click takes the
+// no-JavaScript path, which works too; journeys wait for it to test the enhanced one.
+void createRuntime(registry)
+  .start()
+  .then(() => root.setAttribute("data-enhanced", "ready"));

@@ -1,4 +1,14 @@
-import type { HookDefinition } from "./runtime/types.ts";
+import type { HookDefinition, IslandModule } from "./runtime/types.ts";
+
+/**
+ * A React island's module, fetched together with the shared React runtime. The separate
+ * dynamic import keeps React in a chunk of its own (one download, cached across every
+ * React island and page) instead of inside the first island that uses it, and lets both
+ * downloads run at once.
+ */
+function withReact(load: () => Promise<IslandModule>): () => Promise<IslandModule> {
+  return () => Promise.all([import("./react/mount.tsx"), load()]).then(([, island]) => island);
+}
 
 /**
  * Every hook the templates may emit, and the module that brings it to life. Each load()
@@ -54,5 +64,73 @@ export const registry: HookDefinition[] = [
     name: "cart-count",
     react: false,
     load: () => import("./cart-count/cart-count.ts"),
+  },
+  {
+    kind: "island",
+    name: "product-options",
+    react: false,
+    load: () => import("./product-options/product-options.ts"),
+  },
+  {
+    kind: "island",
+    name: "viewer360",
+    react: true,
+    nearViewport: "250px",
+    load: withReact(() => import("./viewer360/viewer360.tsx")),
+  },
+  {
+    kind: "island",
+    name: "carousel",
+    react: false,
+    nearViewport: "150px",
+    load: () => import("./carousel/carousel.ts"),
+  },
+  {
+    kind: "island",
+    name: "share",
+    react: false,
+    load: () => import("./share/share.ts"),
+  },
+  {
+    kind: "island",
+    name: "faq",
+    react: false,
+    load: () => import("./faq/faq.ts"),
+  },
+  {
+    kind: "island",
+    name: "delivery-times",
+    react: true,
+    load: withReact(() => import("./delivery-times/delivery-times.tsx")),
+  },
+  {
+    kind: "island",
+    name: "tabs",
+    react: true,
+    load: withReact(() => import("./tabs/tabs.tsx")),
+  },
+  {
+    kind: "island",
+    name: "modal",
+    react: true,
+    load: withReact(() => import("./modal/modal.tsx")),
+  },
+  {
+    kind: "island",
+    name: "tooltip",
+    react: false,
+    load: () => import("./tooltip/tooltip.ts"),
+  },
+  {
+    kind: "island",
+    name: "transform",
+    react: false,
+    load: () => import("./transform/transform.ts"),
+  },
+  {
+    kind: "island",
+    name: "photo-upload",
+    react: false,
+    load: () => import("./photo-upload/photo-upload.ts"),
   },
 ];

@@ -1,10 +1,15 @@
 // Development: rebuild assets on change, restart the server on code change; templates reload on their own.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as esbuild from "esbuild";
 import { cleanOutdir, esbuildOptions, root, writeManifest } from "./build-config.mjs";
 
 process.chdir(root);
 cleanOutdir();
+// The 360 viewer's frames, once (skipped when current); the build does the same.
+const frames = spawnSync(process.execPath, ["--import", "tsx", "scripts/generate-360-frames.ts"], {
+  stdio: "inherit",
+});
+if (frames.status !== 0) process.exit(frames.status ?? 1);
 const manifestPlugin = {
   name: "manifest",
   setup(build) {

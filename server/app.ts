@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import fastifyCompress from "@fastify/compress";
 import fastifyFormbody from "@fastify/formbody";
+import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import fastifyView from "@fastify/view";
@@ -8,22 +9,48 @@ import { Eta } from "eta";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { type Config, projectRoot } from "./config.ts";
 import type { Catalogue } from "./domain/catalogue.ts";
+import { deliveryTimes } from "./domain/delivery-overview.ts";
+import { parseCutOff } from "./domain/delivery-times.ts";
+import { type Faq, loadFaq } from "./domain/faq.ts";
 import { assetResolver, loadManifest } from "./http/assets.ts";
 import { registerErrorPages } from "./http/errors.ts";
 import { registerGracefulClose } from "./http/graceful-close.ts";
 import type { LiveRoutes } from "./http/localized-routes.ts";
+import { multipartOptions } from "./http/multipart-form.ts";
 import { registerPages } from "./http/pages.ts";
+import { productLinks } from "./http/product-links.ts";
 import { applyMethodOverride, registerSecurity } from "./http/security.ts";
 import type { Services } from "./http/services.ts";
+import { registerCartErrorPage } from "./http/store-errors.ts";
 import { createI18n, loadMessages } from "./i18n/index.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { cartRoutes } from "./routes/cart.ts";
+import { cartAddressRoutes } from "./routes/cart-address.ts";
+import { cartOverviewRoutes } from "./routes/cart-overview.ts";
+import { catalogueRoutes } from "./routes/catalogue.ts";
+import { contactRoutes } from "./routes/contact.ts";
+import { customerServiceRoutes } from "./routes/customer-service.ts";
+import { deliveryTimesRoutes } from "./routes/delivery-times.ts";
+import { editorRoutes } from "./routes/editor.ts";
+import { faqRoutes } from "./routes/faq.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { homeRoutes } from "./routes/home.ts";
+import { orderConfirmationRoutes } from "./routes/order-confirmation.ts";
 import { patternRoutes } from "./routes/patterns.ts";
+import { productRoutes } from "./routes/product.ts";
 import { remoteCheckRoutes } from "./routes/remote-checks.ts";
+import { subscriptionRoutes } from "./routes/subscription.ts";
+import { uploadRoutes } from "./routes/uploads.ts";
+import { viewerFrameRoutes } from "./routes/viewer-frames.ts";
 import { cartRepository } from "./store/cart-repository.ts";
+import { contactRepository } from "./store/contact-repository.ts";
 import type { Database } from "./store/database.ts";
+import { orderRepository } from "./store/order-repository.ts";
+import { photoProjectRepository } from "./store/photo-project-repository.ts";
+import { subscriptionRepository } from "./store/subscription-repository.ts";
+import { uploadRepository } from "./store/upload-repository.ts";
+import { photoIntake } from "./uploads/photo-intake.ts";
+import { diskPhotoStorage } from "./uploads/photo-storage.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -36,6 +63,12 @@ export interface AppOptions {
   catalogue: Catalogue;
   database: Database;
   logger?: FastifyServerOptions["logger"];
+  /** The FAQ content; read from config.faqDir when not given. */
+  faq?: Faq;
+  /** The clock (tests pin it); the real time when not given. */
+  now?: () => Date;
+  /** Called after mail was queued: the mail sender's wake(). Without it, mail waits for the next poll. */
+  mailQueued?: () => void;
 }
 
 export const paths = {
@@ -50,6 +83,9 @@ export async function buildApp({
   catalogue,
   database,
   logger,
+  faq,
+  now,
+  mailQueued,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -66,13 +102,30 @@ export async function buildApp({
     app.log.warn({ key, locale }, "translation missing");
   });
 
+  const links = productLinks(i18n, catalogue);
   const services: Services = {
     config,
     catalogue,
     database,
     i18n,
     carts: cartRepository(database.db),
+    uploads: uploadRepository(database.db),
+    projects: photoProjectRepository(database.db),
+    subscriptions: subscriptionRepository(database.db),
+    photoStorage: diskPhotoStorage(resolve(config.dataDir, "uploads")),
+    orders: orderRepository(database.db),
     asset: assetResolver(() => loadManifest(paths.static), config.development),
+    links,
+    now: now ?? (() => new Date()),
+    deliveryTimes: deliveryTimes({
+      catalogue,
+      t: i18n.t,
+      cutOff: parseCutOff(config.orderCutOff),
+      productHref: links.product,
+    }),
+    faq: faq ?? loadFaq(config.faqDir),
+    contacts: contactRepository(database.db),
+    mailQueued: mailQueued ?? (() => {}),
   };
 
   app.decorate("i18n", i18n);
@@ -107,10 +160,33 @@ export async function buildApp({
   registerErrorPages(app, services);
 
   healthRoutes(app, services);
+  viewerFrameRoutes(app, services);
   homeRoutes(app, services, live);
-  cartRoutes(app, services, live);
+  catalogueRoutes(app, services, live);
+  const productPages = productRoutes(app, services, live);
+  // Forms with photos are read as streams; only the routes that take them get the parser.
+  const intake = photoIntake(services.uploads, services.photoStorage);
+  let projectCart: ReturnType<typeof editorRoutes> | undefined;
+  await app.register(async (withFiles) => {
+    await withFiles.register(fastifyMultipart, multipartOptions);
+    projectCart = editorRoutes(withFiles, services, live, intake);
+    uploadRoutes(withFiles, services, live, intake);
+  });
+  // The cart and checkout in a scope of their own: a failing database there gets its own page.
+  await app.register(async (checkout) => {
+    registerCartErrorPage(checkout, services);
+    cartRoutes(checkout, services, live, productPages, projectCart);
+    cartAddressRoutes(checkout, services, live);
+    cartOverviewRoutes(checkout, services, live);
+    orderConfirmationRoutes(checkout, services, live);
+  });
+  subscriptionRoutes(app, services, live);
   remoteCheckRoutes(app, services, live);
-  patternRoutes(app, services, live);
+  customerServiceRoutes(app, services, live);
+  faqRoutes(app, services, live);
+  contactRoutes(app, services, live);
+  deliveryTimesRoutes(app, services, live);
+  patternRoutes(app, services, live, productPages);
   await analyticsRoutes(app, services);
 
   return app;

@@ -1,6 +1,8 @@
 import { buildApp } from "./app.ts";
 import { readConfig } from "./config.ts";
 import { loadCatalogue } from "./domain/catalogue.ts";
+import { createMailSender, type MailSender } from "./mail/sender.ts";
+import { mailTransport } from "./mail/transport.ts";
 import { openDatabase } from "./store/database.ts";
 import { migrateToLatest } from "./store/migrate.ts";
 
@@ -43,8 +45,20 @@ async function main(): Promise<void> {
   }
 
   let app: Awaited<ReturnType<typeof buildApp>>;
+  let mail: MailSender | undefined;
   try {
-    app = await buildApp({ config, catalogue, database });
+    app = await buildApp({ config, catalogue, database, mailQueued: () => mail?.wake() });
+    // Delivers the outbox: over SMTP_URL, or as .eml files under data/mail/ without it.
+    mail = createMailSender({
+      db: database.db,
+      dialect: database.dialect,
+      transport: mailTransport(config),
+      log: {
+        info: (message: string) => app.log.info(message),
+        warn: (message: string) => app.log.warn(message),
+        error: (message: string) => app.log.error(message),
+      },
+    });
   } catch (err) {
     await database.close().catch(() => {});
     return fail(describe(err));
@@ -62,7 +76,10 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     try {
-      await app.close();
+      // The sender stops alongside the requests: it finishes the mail in hand and hands the
+      // rest back, well inside the 10 s. Mail a last request queues waits in the outbox for
+      // the next start (or another instance).
+      await Promise.all([app.close(), mail?.stop()]);
       await database.close();
       app.log.info("stopped");
       process.exit(0);
@@ -80,6 +97,7 @@ async function main(): Promise<void> {
     await database.close().catch(() => {});
     return fail(`listen on ${config.host}:${config.port}: ${describe(err)}`);
   }
+  mail.start();
 }
 
 void main();

@@ -56,7 +56,9 @@ function focusAfterSwap(changed: Element[], failed: boolean): void {
   const scope = changed[0];
   if (!scope) return;
   const target = failed
-    ? (scope.querySelector<HTMLElement>(".validation-summary-errors, [aria-invalid='true']") ?? scope)
+    ? (scope.querySelector<HTMLElement>(
+        ".validation-summary-errors, [role='alert'], [aria-invalid='true']",
+      ) ?? scope)
     : scope;
   if (!(target instanceof HTMLElement)) return;
   if (!target.matches("a[href], button, input, select, textarea, [tabindex]")) target.tabIndex = -1;
@@ -74,16 +76,21 @@ async function run(element: HTMLElement, url: string, method: string, body?: For
     const request = buildFetch({ url, method, body, csrfToken: element.dataset.ajaxCsrf });
     const response = await fetch(request.url, request.init);
     const invalid = response.status === 422;
-    if (!response.ok && !invalid) throw new Error(`HTTP ${response.status}`);
+    // Other refusals (429, 503) are shown when the server answered with the fragment itself:
+    // it says what went wrong there, with everything typed kept.
+    const fragment = response.headers.get("x-ajax-fragment") === "true";
+    if (!response.ok && !invalid && !fragment) throw new Error(`HTTP ${response.status}`);
     const html = await response.text();
     const selector = element.dataset.ajaxUpdate;
     const targets = selector ? [...doc.querySelectorAll(selector)] : [];
     // Script responses are never inserted (unobtrusive-ajax did the same).
     const isScript = (response.headers.get("content-type") ?? "text/html").includes("javascript");
     const changed = isScript ? [] : insert(targets, html, modeOf(element.dataset.ajaxMode));
-    focusAfterSwap(changed, invalid);
+    focusAfterSwap(changed, !response.ok);
     const texts = status(doc)?.dataset;
-    announce(doc, invalid ? texts?.textInvalid : (element.dataset.ajaxAnnounce ?? texts?.textUpdated));
+    // A refusal's fragment carries its own alert; announcing "updated" over it would mislead.
+    if (invalid) announce(doc, texts?.textInvalid);
+    else if (response.ok) announce(doc, element.dataset.ajaxAnnounce ?? texts?.textUpdated);
   } catch {
     // A network error or a failing server: say so next to the form; what was typed stays.
     showFailure(doc, element);

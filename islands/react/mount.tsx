@@ -1,14 +1,20 @@
 import { type ComponentType, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { readProps } from "../runtime/props.ts";
+
+export { readProps };
 
 /**
- * Island props travel as JSON in a <script type="application/json" data-props> child
- * (never an inline script: the CSP forbids those) or in a data-props attribute.
+ * react-aria's press handling writes a <style> element (a touch-action rule) into the
+ * head unless an element with its id is already there. The strict CSP refuses inline
+ * styles, so the rule ships in widgets.css and this marker tells react-aria it is present.
  */
-export function readProps<P>(element: HTMLElement): P {
-  const script = element.querySelector(':scope > script[type="application/json"][data-props]');
-  const raw = script?.textContent ?? element.dataset.props ?? "{}";
-  return JSON.parse(raw) as P;
+function markPressableStyle(doc: Document): void {
+  const id = "react-aria-pressable-style";
+  if (doc.getElementById(id)) return;
+  const marker = doc.createElement("template");
+  marker.id = id;
+  doc.head.append(marker);
 }
 
 /**
@@ -17,6 +23,7 @@ export function readProps<P>(element: HTMLElement): P {
  */
 export function mountReact<P extends object>(element: HTMLElement, Component: ComponentType<P>): () => void {
   const props = readProps<P>(element);
+  markPressableStyle(element.ownerDocument);
   const root = createRoot(element);
   root.render(
     <StrictMode>

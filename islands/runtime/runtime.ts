@@ -26,6 +26,8 @@ export function createRuntime(
   const started = new Set<string>();
   const mounted = new WeakSet<Element>();
   let observer: MutationObserver | undefined;
+  const watchers = new Map<string, IntersectionObserver>();
+  const waiting = new WeakSet<Element>();
 
   function load<T>(hook: HookDefinition): Loaded<T> {
     let pending = modules.get(hook.name) as Loaded<T> | undefined;
@@ -73,6 +75,33 @@ export function createRuntime(
     }
   }
 
+  /** Defers mounting until the element nears the viewport; without IntersectionObserver, mounts at once. */
+  function mountWhenNear(hook: Extract<HookDefinition, { kind: "island" }>, elements: HTMLElement[]): void {
+    const view = doc.defaultView;
+    if (!hook.nearViewport || !view || !("IntersectionObserver" in view)) {
+      void mountIslands(hook, elements);
+      return;
+    }
+    let watcher = watchers.get(hook.name);
+    if (!watcher) {
+      watcher = new view.IntersectionObserver(
+        (entries, self) => {
+          const near = entries.filter((e) => e.isIntersecting).map((e) => e.target as HTMLElement);
+          for (const el of near) self.unobserve(el);
+          if (near.length > 0) void mountIslands(hook, near);
+        },
+        { rootMargin: hook.nearViewport },
+      );
+      watchers.set(hook.name, watcher);
+    }
+    for (const el of elements) {
+      if (mounted.has(el) || waiting.has(el)) continue;
+      waiting.add(el);
+      el.setAttribute(mountedAttribute, "waiting");
+      watcher.observe(el);
+    }
+  }
+
   function matching(root: ParentNode, selector: string): HTMLElement[] {
     const found = [...root.querySelectorAll<HTMLElement>(selector)];
     if (root instanceof Element && root.matches(selector)) found.unshift(root as HTMLElement);
@@ -87,7 +116,9 @@ export function createRuntime(
           work.push(startBehaviour(hook));
       } else {
         const elements = matching(root, islandSelector(hook.name));
-        if (elements.length > 0) work.push(mountIslands(hook, elements));
+        if (elements.length === 0) continue;
+        if (hook.nearViewport) mountWhenNear(hook, elements);
+        else work.push(mountIslands(hook, elements));
       }
     }
     await Promise.all(work);
@@ -108,6 +139,7 @@ export function createRuntime(
     },
     stop() {
       observer?.disconnect();
+      for (const watcher of watchers.values()) watcher.disconnect();
     },
   };
 }

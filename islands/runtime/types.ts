@@ -15,6 +15,12 @@ export type HookDefinition =
       name: string;
       /** React islands pull the shared React chunk; the budget script holds pages without them to zero React. */
       react: boolean;
+      /**
+       * Heavy islands (360 viewer, carousel) wait until their element comes within this
+       * margin of the viewport (an IntersectionObserver rootMargin such as "250px"), so a
+       * shopper who never scrolls there never downloads them.
+       */
+      nearViewport?: string;
       load: () => Promise<IslandModule>;
     };
 

@@ -38,7 +38,10 @@ export function start(doc: Document): void {
     void validateForm(form).then((valid) => {
       if (!valid) return;
       passThrough.add(form);
-      form.requestSubmit(submitter instanceof HTMLElement ? submitter : null);
+      // A new task: when every check answers at once (no remote check, or only cached ones) this
+      // runs while the browser is still dispatching the first submit event, and Chromium ignores
+      // a requestSubmit() made then, so the form would never be sent.
+      setTimeout(() => form.requestSubmit(submitter instanceof HTMLElement ? submitter : null), 0);
     });
   });
 

@@ -29,7 +29,15 @@ const sizeSchema = z.object({
   id: z.string().regex(/^[0-9]+x[0-9]+$/, "must look like 30x21 (width x height in cm)"),
   orientation: z.enum(orientations),
   priceCents: z.number().int().positive(),
+  /** false: listed (so shared links keep working) but cannot be ordered for now */
+  available: z.boolean().default(true),
 });
+
+/** The 3D shapes scripts/generate-360-frames.ts knows how to draw. */
+export const modelShapes = ["book", "stack", "sheet", "canvas", "calendar"] as const;
+export type ModelShape = (typeof modelShapes)[number];
+
+const frontId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lower-case words joined by -");
 
 const productSchema = z.object({
   id: slug,
@@ -38,7 +46,13 @@ const productSchema = z.object({
   name: localized,
   summary: localized,
   image: z.string().regex(/^\/static\/images\/[\w./-]+$/, "must be a path under /static/images/"),
-  frontId: z.string().regex(/^[a-z0-9-]+$/),
+  /** The 360-degree viewer's frame set per orientation (the image host's {frontId}). */
+  fronts: z.partialRecord(z.enum(orientations), frontId),
+  /** How the frame generator draws the product: its shape and cover colour. */
+  model: z.object({
+    shape: z.enum(modelShapes),
+    colour: z.string().regex(/^#[0-9a-f]{6}$/i, "must be a colour like #1f3a4d"),
+  }),
   freeShipping: z.boolean(),
   production: z.object({
     standard: workingDays,
@@ -67,12 +81,22 @@ const catalogueSchema = z.object({
 export type Category = z.infer<typeof categorySchema>;
 export type Product = z.infer<typeof productSchema>;
 export type ProductSize = z.infer<typeof sizeSchema>;
+export type ProductModel = Product["model"];
 
 export interface Catalogue {
   categories: readonly Category[];
   products: readonly Product[];
   product(id: string): Product | undefined;
   productsIn(categoryId: string): readonly Product[];
+  category(id: string): Category | undefined;
+  /** Every 360-degree front in the catalogue, with the product and orientation it shows. */
+  fronts(): readonly CatalogueFront[];
+}
+
+export interface CatalogueFront {
+  id: string;
+  product: Product;
+  orientation: Orientation;
 }
 
 export class CatalogueError extends Error {
@@ -120,6 +144,14 @@ function crossCheck(data: z.infer<typeof catalogueSchema>): string[] {
       if (sizeKeys.has(key)) problems.push(`${where} > sizes: ${key} is listed twice`);
       sizeKeys.add(key);
     }
+    for (const s of p.sizes) {
+      const front = p.fronts[s.orientation];
+      if (!front) problems.push(`${where} > fronts: no front for ${s.orientation}`);
+    }
+    for (const front of Object.values(p.fronts)) {
+      if (seen.has(`f:${front}`)) problems.push(`${where} > fronts: "${front}" is used twice`);
+      seen.add(`f:${front}`);
+    }
     const rec = `${p.recommended.orientation}/${p.recommended.size}`;
     if (!sizeKeys.has(rec)) problems.push(`${where} > recommended: ${rec} is not one of its sizes`);
   }
@@ -139,11 +171,20 @@ export function parseCatalogue(data: unknown, source = "catalogue"): Catalogue {
 
   const { categories, products } = result.data;
   const byId = new Map(products.map((p) => [p.id, p]));
+  const categoryById = new Map(categories.map((c) => [c.id, c]));
+  const fronts: CatalogueFront[] = products.flatMap((product) =>
+    orientations.flatMap((orientation) => {
+      const id = product.fronts[orientation];
+      return id ? [{ id, product, orientation }] : [];
+    }),
+  );
   return {
     categories,
     products,
     product: (id) => byId.get(id),
     productsIn: (categoryId) => products.filter((p) => p.category === categoryId),
+    category: (id) => categoryById.get(id),
+    fronts: () => fronts,
   };
 }
 
@@ -163,13 +204,11 @@ export function loadCatalogue(file: string): Catalogue {
   return parseCatalogue(data, file);
 }
 
-/** The lowest price a shopper can pay for the product, for "vanaf" labels. */
+/**
+ * The lowest price a shopper can pay for the product, for "vanaf" labels: of the sizes
+ * that can be ordered now, or of all when none can.
+ */
 export function fromPriceCents(product: Product): number {
-  return Math.min(...product.sizes.map((s) => s.priceCents));
-}
-
-export function recommendedSize(product: Product): ProductSize {
-  const { orientation, size } = product.recommended;
-  // parseCatalogue guarantees the recommended option exists
-  return product.sizes.find((s) => s.orientation === orientation && s.id === size) as ProductSize;
+  const orderable = product.sizes.filter((s) => s.available);
+  return Math.min(...(orderable.length > 0 ? orderable : product.sizes).map((s) => s.priceCents));
 }

@@ -1,17 +1,40 @@
+import { constants, crc32, deflateRawSync } from "node:zlib";
+import { crc32Combine, crc32Shift } from "./crc32-combine.ts";
+
 /**
- * Rendered HTML of pages that are the same for every shopper without a cart (home,
- * range and product pages), kept briefly in this process. A page is stored only when
- * nothing personal went into it: no cart cookie, no CSRF token. Each instance keeps
+ * Rendered HTML of pages that every shopper sees alike (home, range and product pages),
+ * kept briefly in this process. Nothing personal goes in: the key holds the one thing
+ * that differs (the header's cart count), and the CSRF token of a form is stored as a
+ * placeholder that each response fills with the shopper's own token. Each instance keeps
  * its own copy; nothing here must survive a restart.
  */
-export interface PageCache {
-  get(key: string): Buffer | undefined;
-  set(key: string, html: string): void;
+export interface CachedPage {
+  /** The page cut at each token placeholder: one part for a page without a form. */
+  parts: Buffer[];
+  /**
+   * The same parts, each compressed once as raw deflate blocks that end on a byte
+   * boundary (a sync flush; the last part ends the stream). A gzip answer is these with
+   * the shopper's token between them as stored blocks: no compression per request.
+   */
+  deflated: Buffer[];
+  /** Each part's CRC-32 and the operator that moves a checksum past it (crc32-combine.ts). */
+  crcs: number[];
+  shifts: number[];
+  /** A page without a form is the same for everyone, so its whole gzip answer is kept ready. */
+  gzipped?: Buffer;
 }
+
+export interface PageCache {
+  get(key: string): CachedPage | undefined;
+  set(key: string, page: CachedPage): void;
+}
+
+/** Stands in for the CSRF token in cached HTML; plain characters that HTML escaping leaves alone. */
+export const tokenPlaceholder = "csrf-token-placeholder-7c1e";
 
 export function createPageCache({ ttlMs = 30_000, maxEntries = 500, now = Date.now } = {}): PageCache {
   // Stored encoded: a hit then costs no UTF-8 encoding of the whole page.
-  const entries = new Map<string, { html: Buffer; expires: number }>();
+  const entries = new Map<string, { page: CachedPage; expires: number }>();
   return {
     get(key) {
       const entry = entries.get(key);
@@ -20,13 +43,97 @@ export function createPageCache({ ttlMs = 30_000, maxEntries = 500, now = Date.n
         entries.delete(key);
         return undefined;
       }
-      return entry.html;
+      return entry.page;
     },
-    set(key, html) {
+    set(key, page) {
       entries.delete(key);
-      entries.set(key, { html: Buffer.from(html, "utf8"), expires: now() + ttlMs });
+      entries.set(key, { page, expires: now() + ttlMs });
       // Maps keep insertion order: the first key is the oldest.
       while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },
   };
+}
+
+/** Rendered HTML, encoded and compressed once, cut where the token goes. */
+export function cutPage(html: string): CachedPage {
+  const parts = html.split(tokenPlaceholder).map((part) => Buffer.from(part, "utf8"));
+  const last = parts.length - 1;
+  const page: CachedPage = {
+    parts,
+    deflated: parts.map((part, i) =>
+      deflateRawSync(part, {
+        level: constants.Z_BEST_COMPRESSION,
+        finishFlush: i === last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH,
+      }),
+    ),
+    // Node 20's crc32 answers 0 for an empty buffer that went through deflate; empty adds nothing anyway.
+    crcs: parts.map((part) => (part.length > 0 ? crc32(part) : 0)),
+    shifts: parts.map((part) => crc32Shift(part.length)),
+  };
+  if (parts.length === 1) page.gzipped = fillPageGzip(page, () => "");
+  return page;
+}
+
+/** The cached page for one shopper: their token where the placeholder was. */
+export function fillPage(page: CachedPage, token: () => string): Buffer {
+  if (page.parts.length === 1) return page.parts[0] as Buffer;
+  const value = Buffer.from(token(), "utf8");
+  const pieces: Buffer[] = [];
+  page.parts.forEach((part, i) => {
+    if (i > 0) pieces.push(value);
+    pieces.push(part);
+  });
+  return Buffer.concat(pieces);
+}
+
+// RFC 1952: magic, deflate, no flags, no time, "maximum compression", unknown OS.
+const gzipHeader = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 0xff]);
+
+/** RFC 1951 stored (uncompressed, not final) block; the preceding part ended on a byte boundary. */
+function storedBlock(data: Buffer): Buffer {
+  const block = Buffer.allocUnsafe(5 + data.length);
+  block[0] = 0;
+  block.writeUInt16LE(data.length, 1);
+  block.writeUInt16LE(~data.length & 0xffff, 3);
+  data.copy(block, 5);
+  return block;
+}
+
+/** The same page as fillPage, gzip-encoded, for a shopper whose browser accepts gzip. */
+export function fillPageGzip(page: CachedPage, token: () => string): Buffer {
+  if (page.gzipped) return page.gzipped;
+  const value = page.parts.length > 1 ? Buffer.from(token(), "utf8") : Buffer.alloc(0);
+  const stored = storedBlock(value);
+  const valueCrc = value.length > 0 ? crc32(value) : 0;
+  const valueShift = crc32Shift(value.length);
+  const pieces: Buffer[] = [gzipHeader];
+  let crc = 0;
+  let size = 0;
+  page.deflated.forEach((deflated, i) => {
+    if (i > 0) {
+      pieces.push(stored);
+      crc = crc32Combine(crc, valueCrc, valueShift);
+      size += value.length;
+    }
+    pieces.push(deflated);
+    crc = crc32Combine(crc, page.crcs[i] as number, page.shifts[i] as number);
+    size += (page.parts[i] as Buffer).length;
+  });
+  const trailer = Buffer.allocUnsafe(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size >>> 0, 4);
+  pieces.push(trailer);
+  return Buffer.concat(pieces);
+}
+
+/** Whether an Accept-Encoding header allows gzip (and does not refuse it with q=0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  for (const entry of header.split(",")) {
+    const [coding, ...params] = entry.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  }
+  return false;
 }

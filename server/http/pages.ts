@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Category, Product } from "../domain/catalogue.ts";
 import { formatPrice } from "../domain/money.ts";
 import { type RelativeKind, type RelativeTimeTexts, relativeTimeText } from "../domain/relative-time.ts";
+import { frameUrl } from "../domain/viewer-frames.ts";
 import {
   defaultLocale,
   intlLocale,
@@ -13,7 +15,15 @@ import { lookup, type Translate } from "../i18n/translate.ts";
 import { readCartId } from "./cart-cookie.ts";
 import { escapeHtml, renderAttributes, scriptJson } from "./html.ts";
 import type { LiveRoutes } from "./localized-routes.ts";
-import { createPageCache } from "./page-cache.ts";
+import {
+  acceptsGzip,
+  type CachedPage,
+  createPageCache,
+  cutPage,
+  fillPage,
+  fillPageGzip,
+  tokenPlaceholder,
+} from "./page-cache.ts";
 import type { Services } from "./services.ts";
 
 declare module "fastify" {
@@ -21,7 +31,11 @@ declare module "fastify" {
     locale: Locale;
   }
   interface FastifyReply {
-    page(template: string, data: PageData, options?: PageOptions): Promise<FastifyReply>;
+    /**
+     * Renders a page (or, for an ajax request, its fragment). Data may be a function:
+     * it is then only called when the page is rendered, not when the page cache has it.
+     */
+    page(template: string, data: PageData | (() => PageData), options?: PageOptions): Promise<FastifyReply>;
   }
 }
 
@@ -35,6 +49,8 @@ export interface PageOptions {
   status?: number;
   /** Route params per locale, where they are translated too (a product slug, say). */
   alternateParams?: Record<Locale, RouteParams>;
+  /** A query per locale that is part of what the page shows (a product option), kept by the language switcher. */
+  alternateQuery?: Record<Locale, string>;
   /** Pages that must not be indexed: errors, the cart. */
   noindex?: boolean;
   /**
@@ -44,6 +60,12 @@ export interface PageOptions {
   fragment?: string;
   /** Shared by every shopper without a cart: may be served from the short-lived page cache. */
   cacheable?: boolean;
+  /**
+   * What a cacheable page shows besides its address that can change while a copy is
+   * kept, such as the product page's dispatch dates (they change at the order cut-off
+   * and at midnight): pages with another variant never share a copy.
+   */
+  cacheVariant?: string;
 }
 
 export function isAjax(request: FastifyRequest): boolean {
@@ -95,6 +117,13 @@ export interface PageContext {
   escape: (text: string) => string;
   /** A full date and time in the shopper's locale, e.g. for a title attribute. */
   dateTime: (date: Date | string) => string;
+  /** Links to catalogue pages in the page's locale. */
+  productHref: (product: Product) => string;
+  /** A value as JSON that is safe inside a <script type="application/json"> (or ld+json) element. */
+  json: (value: unknown) => string;
+  /** The 360 viewer's frame address (server/domain/viewer-frames.ts), for its partial. */
+  frameUrl: typeof frameUrl;
+  categoryHref: (category: Category) => string;
 }
 
 /** Which locale group holds the texts a page-wide feature needs in the browser. */
@@ -111,8 +140,21 @@ function localeOfRequest(request: FastifyRequest, services: Services): Locale {
   );
 }
 
-function originOf(request: FastifyRequest, services: Services): string {
-  return services.config.publicUrl ?? `${request.protocol}://${request.host}`;
+/** A Host header as browsers send it: a domain name or an IP address, and perhaps a port. */
+const plainHost =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?$/i;
+
+/**
+ * The origin for absolute links (canonical, hreflang, share links, structured data).
+ * Without PUBLIC_URL it comes from the request, so anyone can name another; the page
+ * cache keys on it (see page()), and a header that is no plain host (one meant to
+ * smuggle a path or markup into links) gives way to the shop's own local address.
+ */
+export function originOf(request: FastifyRequest, services: Services): string {
+  const { publicUrl, port } = services.config;
+  if (publicUrl) return publicUrl;
+  const asked = request.host;
+  return `${request.protocol}://${plainHost.test(asked) ? asked.toLowerCase() : `localhost:${port}`}`;
 }
 
 export function registerPages(app: FastifyInstance, services: Services, live: LiveRoutes): void {
@@ -151,32 +193,56 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
 
   app.decorateReply(
     "page",
-    async function page(this: FastifyReply, template: string, data: PageData, options: PageOptions = {}) {
+    async function page(
+      this: FastifyReply,
+      template: string,
+      data: PageData | (() => PageData),
+      options: PageOptions = {},
+    ) {
       const request = this.request;
       const locale = request.locale;
       const view = options.fragment && isAjax(request) ? options.fragment : template;
-      const send = (html: string | Buffer) => {
+      const send = (html: string | Buffer, gzip?: boolean) => {
         this.code(options.status ?? 200);
         this.header("content-language", locale);
-        if (options.fragment) this.header("vary", "X-Requested-With");
+        const vary = [options.fragment && "X-Requested-With", gzip !== undefined && "Accept-Encoding"];
+        if (vary.some(Boolean)) this.header("vary", vary.filter(Boolean).join(", "));
+        // Tells the ajax behaviour that an error answer (429, 503) is still the fragment to show.
+        if (view === options.fragment) this.header("x-ajax-fragment", "true");
+        // Already compressed: @fastify/compress passes an encoded reply through untouched.
+        if (gzip) this.header("content-encoding", "gzip");
         return this.type("text/html; charset=utf-8").send(html);
+      };
+      /** A cached page for this shopper: gzip straight from the cache where the browser takes it. */
+      const sendCached = (page: CachedPage) => {
+        const token = () => this.generateCsrf();
+        return acceptsGzip(request.headers["accept-encoding"])
+          ? send(fillPageGzip(page, token), true)
+          : send(fillPage(page, token), false);
       };
       // Unsigning is an HMAC: once per page, not once per use.
       const cartId = readCartId(request);
+      const count = await cartCount(request, cartId);
+      // A shared page differs between shoppers only in the header's cart count (the CSRF
+      // token is filled in per response), so shoppers with as many items share one copy.
+      // The origin is in its links: a request naming another host must never hand its
+      // links to everyone else. Only a GET: a post's answer says what that post did.
+      const origin = originOf(request, services);
       const cacheKey =
-        options.cacheable && !services.config.development && !cartId
-          ? `${locale} ${view} ${request.url}`
+        options.cacheable && request.method === "GET" && !services.config.development
+          ? `${origin} ${locale} ${view} ${count} ${options.cacheVariant ?? ""} ${request.url}`
           : undefined;
       const cached = cacheKey ? cache.get(cacheKey) : undefined;
-      if (cached) return send(cached);
+      if (cached) return sendCached(cached);
 
       const routeId = request.routeOptions.config?.routeId;
-      const origin = originOf(request, services);
       const params = request.params as RouteParams;
       const alternates: Alternate[] = locales.map((l) => {
-        const href = routeId
-          ? i18n.routes.pathFor(routeId, l, options.alternateParams?.[l] ?? params)
-          : i18n.routes.pathFor("home", l);
+        const query = options.alternateQuery?.[l];
+        const href =
+          (routeId
+            ? i18n.routes.pathFor(routeId, l, options.alternateParams?.[l] ?? params)
+            : i18n.routes.pathFor("home", l)) + (query ? `?${query}` : "");
         return {
           locale: l,
           name: i18n.t[l]("language.name"),
@@ -185,7 +251,6 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         };
       });
       let token: string | undefined;
-      let personal = false;
       const used = new Set<string>();
       const group = (key: string) => {
         const node = lookup(i18n.messages[locale], key);
@@ -204,9 +269,10 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         routeId,
         canonical: alternates.find((a) => a.locale === locale)?.url,
         alternates,
-        cartCount: await cartCount(request, cartId),
+        cartCount: count,
         csrfToken: () => {
-          personal = true;
+          // A page bound for the cache gets a placeholder; each response fills in its own token.
+          if (cacheKey) return tokenPlaceholder;
           token ??= this.generateCsrf();
           return token;
         },
@@ -225,6 +291,10 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         escape: escapeHtml,
         attrs: renderAttributes,
         dateTime: (date) => dateTimeFormats[locale].format(new Date(date)),
+        productHref: (product) => services.links.product(product, locale),
+        json: scriptJson,
+        frameUrl,
+        categoryHref: (category) => services.links.category(category, locale),
         relativeTime: (date, kind) =>
           relativeTimeText(
             new Date(date),
@@ -235,9 +305,14 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
           ),
       };
       // viewAsync throws on a template error, so the error handler can answer with the 500 page.
-      const html = await this.viewAsync(view, { ...context, ...data });
-      if (cacheKey && !personal) cache.set(cacheKey, html);
-      return send(html);
+      const html = await this.viewAsync(view, {
+        ...context,
+        ...(typeof data === "function" ? data() : data),
+      });
+      if (!cacheKey) return send(html);
+      const page = cutPage(html);
+      cache.set(cacheKey, page);
+      return sendCached(page);
     },
   );
 }

@@ -1,8 +1,8 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import fastifyCookie from "@fastify/cookie";
 import fastifyCsrf from "@fastify/csrf-protection";
-import fastifyHelmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
+import helmet, { type HelmetOptions } from "helmet";
 import type { Config } from "../config.ts";
 
 const overridable = new Set(["PUT", "PATCH", "DELETE"]);
@@ -21,9 +21,9 @@ export function applyMethodOverride(req: IncomingMessage): string {
   return req.url ?? "/";
 }
 
-export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+function helmetOptions(config: Config): HelmetOptions {
   const imageSources = ["'self'", "data:", ...(config.imageHost ? [config.imageHost] : [])];
-  await app.register(fastifyHelmet, {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -43,6 +43,36 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     // Same-origin images and scripts only; cross-origin isolation would block the image host.
     crossOriginEmbedderPolicy: false,
     hsts: false,
+  };
+}
+
+/**
+ * The protective headers Helmet writes for our policy, worked out once. The policy has no
+ * per-request part (no nonces), and letting Helmet build the same CSP on every response
+ * cost about two thirds of a bare route's throughput.
+ */
+export function securityHeaders(config: Config): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(helmetOptions(config))({} as IncomingMessage, response as unknown as ServerResponse, (err) => {
+    if (err) throw err;
+  });
+  return headers;
+}
+
+export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  const headers = securityHeaders(config);
+  // Every response, the 404 and error pages included.
+  app.addHook("onRequest", (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 
   await app.register(fastifyCookie, { secret: config.cookieSecret, parseOptions: {} });

@@ -1,8 +1,17 @@
 import type { Config } from "../config.ts";
 import type { Catalogue } from "../domain/catalogue.ts";
+import type { DeliveryTimes } from "../domain/delivery-overview.ts";
+import type { Faq } from "../domain/faq.ts";
 import type { I18n } from "../i18n/index.ts";
 import type { CartRepository } from "../store/cart-repository.ts";
+import type { ContactRepository } from "../store/contact-repository.ts";
 import type { Database } from "../store/database.ts";
+import type { OrderRepository } from "../store/order-repository.ts";
+import type { PhotoProjectRepository } from "../store/photo-project-repository.ts";
+import type { SubscriptionRepository } from "../store/subscription-repository.ts";
+import type { UploadRepository } from "../store/upload-repository.ts";
+import type { PhotoStorage } from "../uploads/photo-storage.ts";
+import type { ProductLinks } from "./product-links.ts";
 
 /** What route modules get to work with; built once at start-up. */
 export interface Services {
@@ -11,5 +20,20 @@ export interface Services {
   database: Database;
   i18n: I18n;
   carts: CartRepository;
+  /** Shoppers' photos, their photo-book projects and photo subscriptions (issue 8). */
+  uploads: UploadRepository;
+  projects: PhotoProjectRepository;
+  subscriptions: SubscriptionRepository;
+  /** Uploaded photos and thumbnails: data/uploads/ by default. */
+  photoStorage: PhotoStorage;
+  orders: OrderRepository;
   asset: (name: string) => string;
+  links: ProductLinks;
+  /** The shop's clock; tests set it to a moment of their choosing. */
+  now: () => Date;
+  deliveryTimes: DeliveryTimes;
+  faq: Faq;
+  contacts: ContactRepository;
+  /** Tells the mail sender that mail was queued, so it goes out now rather than at the next poll. */
+  mailQueued: () => void;
 }

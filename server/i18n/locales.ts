@@ -24,3 +24,8 @@ export function localeFromAcceptLanguage(header: string | undefined): Locale | u
     .sort((a, b) => b.q - a.q);
   return ranked.map((e) => e.lang).find(isLocale);
 }
+
+/** One value per locale, typed as such (Object.fromEntries loses the keys' type). */
+export function perLocale<T>(make: (locale: Locale) => T): Record<Locale, T> {
+  return Object.fromEntries(locales.map((l) => [l, make(l)])) as Record<Locale, T>;
+}

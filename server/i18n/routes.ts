@@ -80,15 +80,28 @@ export function buildRouteTable(messagesByLocale: Record<Locale, Messages>): Rou
     return path;
   };
 
+  // Patterns split at their :params once; even parts are literal, odd parts parameter names.
+  const compiled = new Map<Locale, Map<string, string[]>>(
+    locales.map((l) => [
+      l,
+      new Map([...(table.get(l) as Map<string, string>)].map(([id, path]) => [id, path.split(/:(\w+)/)])),
+    ]),
+  );
+
   return {
     ids,
     pattern,
     pathFor(id, locale, params = {}) {
-      return pattern(id, locale).replace(/:(\w+)/g, (_, name: string) => {
+      const parts = compiled.get(locale)?.get(id);
+      if (parts === undefined) throw new Error(`unknown route id "${id}"`);
+      let path = parts[0] as string;
+      for (let i = 1; i < parts.length; i += 2) {
+        const name = parts[i] as string;
         const value = params[name];
         if (value === undefined) throw new Error(`route "${id}" needs parameter "${name}"`);
-        return encodeURIComponent(value);
-      });
+        path += encodeURIComponent(value) + (parts[i + 1] as string);
+      }
+      return path;
     },
     localeOfPath(path) {
       const found = segmentLocale.get(firstSegment(path).toLowerCase());

@@ -25,14 +25,50 @@ function isPluralGroup(node: Messages): boolean {
   return keys.includes("other") && keys.every((k) => pluralCategories.has(k));
 }
 
-function interpolate(text: string, params: Params | undefined): string {
-  if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+/**
+ * A text split at its {placeholders} once, so t() only joins strings: even parts are
+ * literal text, odd parts are parameter names.
+ */
+type Compiled = readonly string[];
+
+function compile(text: string): Compiled {
+  return text.split(/\{(\w+)\}/);
+}
+
+function fill(parts: Compiled, params: Params | undefined): string {
+  if (parts.length === 1) return parts[0] as string;
+  let out = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as string;
+    // An unknown parameter stays visible, so a translator sees what is wrong.
+    out += (params && name in params ? String(params[name]) : `{${name}}`) + (parts[i + 1] as string);
+  }
+  return out;
+}
+
+type Entry = { text: Compiled } | { plural: Partial<Record<string, Compiled>> & { other: Compiled } };
+
+/** Every text of a locale file by its dotted key, compiled; built once per locale at start-up. */
+function compileAll(messages: Messages, prefix = "", into = new Map<string, Entry>()): Map<string, Entry> {
+  for (const [k, v] of Object.entries(messages)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === "string") into.set(key, { text: compile(v) });
+    else if (isPluralGroup(v)) {
+      const forms = Object.fromEntries(
+        Object.entries(v).flatMap(([category, form]) =>
+          typeof form === "string" ? [[category, compile(form)]] : [],
+        ),
+      ) as Partial<Record<string, Compiled>> & { other: Compiled };
+      into.set(key, { plural: forms });
+    } else compileAll(v, key, into);
+  }
+  return into;
 }
 
 /**
  * Builds t() for one locale. A text with plural forms picks its form from params.count
  * through Intl.PluralRules, so "1 artikel" / "2 artikelen" needs no code per language.
+ * Pages call t() hundreds of times, so the texts are looked up in a flat map.
  */
 export function createTranslate(
   locale: Locale,
@@ -40,13 +76,14 @@ export function createTranslate(
   onMissing: (key: string, locale: Locale) => void = () => {},
 ): Translate {
   const plural = new Intl.PluralRules(intlLocale[locale]);
+  const entries = compileAll(messages);
   return (key, params) => {
-    const node = lookup(messages, key);
-    if (typeof node === "string") return interpolate(node, params);
-    if (node && isPluralGroup(node) && typeof params?.count === "number") {
-      const category = plural.select(params.count);
-      const form = node[category] ?? node.other;
-      if (typeof form === "string") return interpolate(form, params);
+    const entry = entries.get(key);
+    if (entry) {
+      if ("text" in entry) return fill(entry.text, params);
+      if (typeof params?.count === "number") {
+        return fill(entry.plural[plural.select(params.count)] ?? entry.plural.other, params);
+      }
     }
     onMissing(key, locale);
     return missingText(key);

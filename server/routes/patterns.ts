@@ -1,11 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fromPriceCents } from "../domain/catalogue.ts";
+import { checkoutSteps } from "../domain/checkout-steps.ts";
+import { formatValue, isPhotoBook } from "../domain/photo-books.ts";
+import { acceptedPhotoTypes } from "../domain/photo-type.ts";
+import { recommendedChoice } from "../domain/product-options.ts";
+import { shareLinks } from "../domain/share-links.ts";
+import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { patternExampleForm } from "../forms/pattern-example-form.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import { isAjax } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
+import { choiceText } from "../i18n/product-texts.ts";
+import { megabytes, uploadLimits } from "../uploads/upload-limits.ts";
+import { faqNavigation } from "./faq.ts";
+import type { ProductPageRenderer } from "./product.ts";
 import { checkPostcode } from "./remote-checks.ts";
+import { readFramesVersion } from "./viewer-frames.ts";
 
 const minute = 60_000;
 const day = 24 * 60 * minute;
@@ -17,11 +28,18 @@ const tipNumbers = ["1", "2", "3"];
  * The example endpoints below answer like real ones (fragment for ajax, page without
  * JavaScript, 303 after a post, 422 with errors) but store nothing.
  */
-export function patternRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function patternRoutes(
+  app: FastifyInstance,
+  services: Services,
+  live: LiveRoutes,
+  productPages: ProductPageRenderer,
+): void {
   const { catalogue, config, i18n } = services;
   if (!config.patternLibrary) return;
   const product = catalogue.products.find((p) => p.freeShipping) ?? catalogue.products[0];
   const href = (request: FastifyRequest, id: string) => i18n.routes.pathFor(id, request.locale);
+  const framesVersion = readFramesVersion(config.framesDir);
+  const photoBook = catalogue.products.find(isPhotoBook);
 
   const showLibrary = (
     request: FastifyRequest,
@@ -40,6 +58,88 @@ export function patternRoutes(app: FastifyInstance, services: Services, live: Li
         tipDeleted: state.deleted ?? false,
         example: {
           product: product && { product, fromPriceCents: fromPriceCents(product), eager: false },
+          viewer: product && {
+            frontId: product.fronts[product.recommended.orientation],
+            alt: t("product.imageAlt", {
+              product: product.name[request.locale],
+              orientation: t(`orientation.${product.recommended.orientation}`),
+            }),
+            version: framesVersion,
+            imageHost: config.imageHost,
+          },
+          // The carousel and share examples: every product as a card, and the share links builder.
+          cards: catalogue.products.map((p) => ({
+            product: p,
+            fromPriceCents: fromPriceCents(p),
+            eager: false,
+          })),
+          shareLinks,
+          // The product-options island with the product page's own data, posting to the real cart.
+          productOptions: product && productPages.pageData(request, product, recommendedChoice(product)),
+          // The FAQ list with its first question as the current page, and the live delivery times.
+          faqNav: (() => {
+            const topic = services.faq.topics(request.locale)[0];
+            const question = topic?.questions[0];
+            return faqNavigation(
+              services,
+              request.locale,
+              topic && { topicId: topic.id, questionId: question?.id },
+            );
+          })(),
+          deliveryTimes: {
+            overview: (() => {
+              try {
+                return services.deliveryTimes.overview(request.locale, services.now());
+              } catch {
+                return undefined;
+              }
+            })(),
+            endpoint: href(request, "deliveryTimesData"),
+          },
+          // Issue 8's widgets: tabs, modals (from a page and from this page), tooltip, transform, uploader.
+          tabs: {
+            id: "pattern-tabs",
+            label: t("patterns.tabs.label"),
+            sections: ["a", "b", "c"].map((key) => ({
+              key,
+              label: t(`patterns.tabs.labels.${key}`),
+              id: tabSlug(t(`patterns.tabs.labels.${key}`)),
+            })),
+          },
+          modalPage: live.has("subscriptionInfo")
+            ? i18n.routes.pathFor("subscriptionInfo", request.locale, {
+                topic: t("subscription.info.topics.cancel.slug"),
+              })
+            : undefined,
+          photoUpload:
+            photoBook && live.has("editorStart")
+              ? {
+                  product: photoBook,
+                  format: formatValue(recommendedChoice(photoBook)),
+                  upload: {
+                    url: i18n.routes.pathFor("editorUpload", request.locale),
+                    accept: acceptedPhotoTypes,
+                    maxMegabytes: megabytes(uploadLimits.maxFileBytes),
+                    perRequest: uploadLimits.maxFilesPerRequest,
+                    staged: [],
+                  },
+                }
+              : undefined,
+          // A tip from the cart's tips block; it adds to the real cart and shows the cart region here.
+          cartTip: product && {
+            product,
+            fromPriceCents: fromPriceCents(product),
+            eager: false,
+            add: {
+              choice: recommendedChoice(product),
+              label: choiceText(t, {
+                orientation: product.recommended.orientation,
+                sizeId: product.recommended.size,
+              }),
+              update: "#pattern-cart-tip-result",
+            },
+          },
+          checkoutSteps,
           times: {
             ago: [5 * minute, 3 * 60 * minute, 2 * day, 95 * day, 800 * day].map((ms) => new Date(now - ms)),
             remaining: [

@@ -1,11 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, PostgresAdapter, sql } from "kysely";
+import type { DeliveryAddress } from "../domain/delivery-address.ts";
+import { isDeliveryCountry } from "../domain/postcode.ts";
 import type { Schema } from "./schema.ts";
 
 export interface CartItem {
   productId: string;
   orientation: string;
   sizeId: string;
+  /**
+   * The photo-book project the line orders (the online editor). A line with a project is a
+   * line of its own, so two projects in the same format are two books.
+   */
+  projectId?: string;
 }
 
 export interface CartLine extends CartItem {
@@ -15,15 +22,128 @@ export interface CartLine extends CartItem {
 export interface CartRepository {
   create(): Promise<string>;
   exists(cartId: string): Promise<boolean>;
-  /** Adds to the line for this option, creating it when needed; safe under concurrent requests. */
-  add(cartId: string, item: CartItem, quantity: number): Promise<void>;
+  /**
+   * Adds to the line for this option (or this project), creating it when needed; safe under
+   * concurrent requests. Refuses (false, nothing changed) when the line would go over `limit`.
+   * Adding a project again takes the project's current format.
+   */
+  add(cartId: string, item: CartItem, quantity: number, limit?: number): Promise<boolean>;
+  /** Sets a line's quantity; false when the cart has no such line (removed in another tab). */
+  setQuantity(cartId: string, item: CartItem, quantity: number): Promise<boolean>;
+  /** Removes a line; false when it was not there. */
+  remove(cartId: string, item: CartItem): Promise<boolean>;
   lines(cartId: string): Promise<CartLine[]>;
   itemCount(cartId: string): Promise<number>;
+  address(cartId: string): Promise<DeliveryAddress | undefined>;
+  saveAddress(cartId: string, address: DeliveryAddress): Promise<void>;
+  /**
+   * Deletes carts nobody changed since `before`, their lines and address with them (orders
+   * keep their own copy). Safe when several instances run it at once; returns how many went.
+   */
+  deleteAbandoned(before: Date): Promise<number>;
 }
 
 const now = () => new Date().toISOString();
 
+/** Lines and address read the same way inside and outside a transaction (placing an order reads them in one). */
+export async function readLines(db: Kysely<Schema>, cartId: string): Promise<CartLine[]> {
+  const rows = await db
+    .selectFrom("cart_lines")
+    .select(["product_id", "orientation", "size_id", "quantity", "project_id"])
+    .where("cart_id", "=", cartId)
+    .orderBy("added_at")
+    .orderBy("product_id")
+    .orderBy("orientation")
+    .orderBy("size_id")
+    .execute();
+  return rows.map((r) => ({
+    productId: r.product_id,
+    orientation: r.orientation,
+    sizeId: r.size_id,
+    quantity: Number(r.quantity),
+    ...(r.project_id ? { projectId: r.project_id } : {}),
+  }));
+}
+
+export async function readAddress(db: Kysely<Schema>, cartId: string): Promise<DeliveryAddress | undefined> {
+  const row = await db
+    .selectFrom("cart_addresses")
+    .selectAll()
+    .where("cart_id", "=", cartId)
+    .executeTakeFirst();
+  // A country the shop stopped delivering to reads as no address: the shopper picks again.
+  if (!row || !isDeliveryCountry(row.country)) return undefined;
+  return addressOf({ ...row, country: row.country });
+}
+
+/** The address columns a cart and an order share, as the address they hold. */
+export function addressOf(row: {
+  name: string;
+  street: string;
+  postcode: string;
+  city: string;
+  country: DeliveryAddress["country"];
+  email: string;
+  phone: string | null;
+}): DeliveryAddress {
+  return {
+    name: row.name,
+    street: row.street,
+    postcode: row.postcode,
+    city: row.city,
+    country: row.country,
+    email: row.email,
+    ...(row.phone ? { phone: row.phone } : {}),
+  };
+}
+
+/**
+ * Marks the cart as changed now. Every change does this first: on PostgreSQL it takes the
+ * cart row's lock before any line's, the order placing an order takes them in too, so the
+ * two can never wait for each other. False when there is no such cart.
+ */
+export async function touchCart(db: Kysely<Schema>, cartId: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable("carts")
+    .set({ updated_at: at })
+    .where("id", "=", cartId)
+    .executeTakeFirst();
+  return affected(result) > 0;
+}
+
+/** Any number: it only has to be the same for every instance that cleans up carts. */
+const cleanupLockKey = 604_060;
+
+function affected(result: {
+  numInsertedOrUpdatedRows?: bigint;
+  numUpdatedRows?: bigint;
+  numDeletedRows?: bigint;
+}) {
+  return Number(result.numInsertedOrUpdatedRows ?? result.numUpdatedRows ?? result.numDeletedRows ?? 0n);
+}
+
 export function cartRepository(db: Kysely<Schema>): CartRepository {
+  const line = (cartId: string, item: CartItem) =>
+    ({
+      cart_id: cartId,
+      product_id: item.productId,
+      orientation: item.orientation,
+      size_id: item.sizeId,
+      project_id: item.projectId ?? null,
+    }) as const;
+
+  /** The one line an item names: by its project, or by its option among the plain lines. */
+  const sameLine = (cartId: string, item: CartItem) => (eb: ExpressionBuilder<Schema, "cart_lines">) =>
+    item.projectId
+      ? eb.and([eb("cart_id", "=", cartId), eb("project_id", "=", item.projectId)])
+      : eb.and([
+          eb("cart_id", "=", cartId),
+          eb("product_id", "=", item.productId),
+          eb("orientation", "=", item.orientation),
+          eb("size_id", "=", item.sizeId),
+          eb("project_id", "is", null),
+        ]);
+
   return {
     async create() {
       // 128 random bits: a cart id is a bearer secret, never guessable from another one.
@@ -38,44 +158,71 @@ export function cartRepository(db: Kysely<Schema>): CartRepository {
       return row !== undefined;
     },
 
-    async add(cartId, item, quantity) {
+    async add(cartId, item, quantity, limit = 2 ** 31 - 1) {
       const at = now();
-      await db.transaction().execute(async (trx) => {
-        await trx
+      return db.transaction().execute(async (trx) => {
+        if (!(await touchCart(trx, cartId, at))) throw new Error(`cart ${cartId} does not exist`);
+        // Lines show in the order they were added. Two adds within one millisecond must not
+        // swap places, so a new line comes after the cart's last one; the cart's lock (or
+        // SQLite's single writer) keeps this read and the insert together.
+        const last = await trx
+          .selectFrom("cart_lines")
+          .select((eb) => eb.fn.max("added_at").as("last"))
+          .where("cart_id", "=", cartId)
+          .executeTakeFirst();
+        const addedAt =
+          last?.last && last.last >= at ? new Date(Date.parse(last.last) + 1).toISOString() : at;
+        // One statement decides, so two adds at once can never both pass the limit.
+        const add = sql<number>`cart_lines.quantity + excluded.quantity`;
+        const fits = sql<boolean>`cart_lines.quantity + excluded.quantity <= ${limit}`;
+        // The two partial unique indexes of cart_lines: per option for plain lines, per project.
+        const result = await trx
           .insertInto("cart_lines")
-          .values({
-            cart_id: cartId,
-            product_id: item.productId,
-            orientation: item.orientation,
-            size_id: item.sizeId,
-            quantity,
-            added_at: at,
-          })
+          .values({ ...line(cartId, item), quantity, added_at: addedAt })
           .onConflict((oc) =>
-            oc
-              .columns(["cart_id", "product_id", "orientation", "size_id"])
-              .doUpdateSet({ quantity: sql`cart_lines.quantity + excluded.quantity` }),
+            item.projectId
+              ? oc
+                  .columns(["cart_id", "project_id"])
+                  .where("project_id", "is not", null)
+                  .doUpdateSet({
+                    quantity: add,
+                    product_id: sql`excluded.product_id`,
+                    orientation: sql`excluded.orientation`,
+                    size_id: sql`excluded.size_id`,
+                  })
+                  .where(fits)
+              : oc
+                  .columns(["cart_id", "product_id", "orientation", "size_id"])
+                  .where("project_id", "is", null)
+                  .doUpdateSet({ quantity: add })
+                  .where(fits),
           )
-          .execute();
-        await trx.updateTable("carts").set({ updated_at: at }).where("id", "=", cartId).execute();
+          .executeTakeFirst();
+        return affected(result) > 0;
       });
     },
 
-    async lines(cartId) {
-      const rows = await db
-        .selectFrom("cart_lines")
-        .select(["product_id", "orientation", "size_id", "quantity"])
-        .where("cart_id", "=", cartId)
-        .orderBy("added_at")
-        .orderBy("product_id")
-        .execute();
-      return rows.map((r) => ({
-        productId: r.product_id,
-        orientation: r.orientation,
-        sizeId: r.size_id,
-        quantity: Number(r.quantity),
-      }));
+    async setQuantity(cartId, item, quantity) {
+      return db.transaction().execute(async (trx) => {
+        if (!(await touchCart(trx, cartId, now()))) return false;
+        const result = await trx
+          .updateTable("cart_lines")
+          .set({ quantity })
+          .where(sameLine(cartId, item))
+          .executeTakeFirst();
+        return affected(result) > 0;
+      });
     },
+
+    async remove(cartId, item) {
+      return db.transaction().execute(async (trx) => {
+        if (!(await touchCart(trx, cartId, now()))) return false;
+        const result = await trx.deleteFrom("cart_lines").where(sameLine(cartId, item)).executeTakeFirst();
+        return affected(result) > 0;
+      });
+    },
+
+    lines: (cartId) => readLines(db, cartId),
 
     async itemCount(cartId) {
       const row = await db
@@ -84,6 +231,45 @@ export function cartRepository(db: Kysely<Schema>): CartRepository {
         .where("cart_id", "=", cartId)
         .executeTakeFirst();
       return Number(row?.total ?? 0);
+    },
+
+    address: (cartId) => readAddress(db, cartId),
+
+    async saveAddress(cartId, address) {
+      const values = {
+        name: address.name,
+        street: address.street,
+        postcode: address.postcode,
+        city: address.city,
+        country: address.country,
+        email: address.email,
+        phone: address.phone ?? null,
+        updated_at: now(),
+      };
+      await db.transaction().execute(async (trx) => {
+        if (!(await touchCart(trx, cartId, values.updated_at)))
+          throw new Error(`cart ${cartId} does not exist`);
+        await trx
+          .insertInto("cart_addresses")
+          .values({ cart_id: cartId, ...values })
+          .onConflict((oc) => oc.column("cart_id").doUpdateSet(values))
+          .execute();
+      });
+    },
+
+    async deleteAbandoned(before) {
+      const cutoff = before.toISOString();
+      // Lines and address go by the foreign keys' cascade.
+      const remove = (trx: Kysely<Schema>) =>
+        trx.deleteFrom("carts").where("updated_at", "<", cutoff).executeTakeFirst();
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return affected(await remove(db));
+      // One instance at a time: another that finds the lock taken leaves the work to it.
+      return db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{
+          locked: boolean;
+        }>`select pg_try_advisory_xact_lock(${cleanupLockKey}) as locked`.execute(trx);
+        return rows[0]?.locked ? affected(await remove(trx)) : 0;
+      });
     },
   };
 }

@@ -2,11 +2,19 @@ import { type Migration, Migrator } from "kysely";
 import type { Database } from "./database.ts";
 import { carts } from "./migrations/0001-carts.ts";
 import { analyticsEvents } from "./migrations/0002-analytics-events.ts";
+import { outbox } from "./migrations/0003-outbox.ts";
+import { checkout } from "./migrations/0004-checkout.ts";
+import { contactMessages } from "./migrations/0005-contact-messages.ts";
+import { photoProjectsAndSubscriptions } from "./migrations/0006-photo-projects-and-subscriptions.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
   "0001-carts": carts,
   "0002-analytics-events": analyticsEvents,
+  "0003-outbox": outbox,
+  "0004-checkout": checkout,
+  "0005-contact-messages": contactMessages,
+  "0006-photo-projects-and-subscriptions": photoProjectsAndSubscriptions,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

@@ -14,6 +14,8 @@ export interface CartLinesTable {
   size_id: string;
   quantity: number;
   added_at: string;
+  /** A photo-book project this line orders (issue 8); such a line is a line of its own. */
+  project_id: string | null;
 }
 
 export interface AnalyticsEventsTable {
@@ -26,8 +28,134 @@ export interface AnalyticsEventsTable {
   received_at: string;
 }
 
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  locale: string;
+  to_address: string;
+  reply_to: string | null;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  sent_at: string | null;
+  last_error: string | null;
+}
+
+export interface CartAddressesTable {
+  cart_id: string;
+  name: string;
+  street: string;
+  postcode: string;
+  city: string;
+  country: string;
+  email: string;
+  phone: string | null;
+  updated_at: string;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  idempotency_key: string;
+  cart_id: string;
+  locale: string;
+  /** awaiting_payment: payment is not built yet, so every order starts (and for now stays) here */
+  status: string;
+  name: string;
+  street: string;
+  postcode: string;
+  city: string;
+  country: string;
+  email: string;
+  phone: string | null;
+  subtotal_cents: number;
+  shipping_cents: number;
+  vat_rate: number;
+  vat_cents: number;
+  total_cents: number;
+  production_min_days: number;
+  production_max_days: number;
+  created_at: string;
+}
+
+export interface OrderLinesTable {
+  order_id: number;
+  position: number;
+  product_id: string;
+  orientation: string;
+  size_id: string;
+  /** The product's name in the order's language when it was placed */
+  product_name: string;
+  quantity: number;
+  unit_cents: number;
+  total_cents: number;
+  /** The photo-book project the line orders (migration 0006) */
+  project_id: string | null;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  locale: string;
+  name: string;
+  email: string;
+  order_number: string | null;
+  /** The subject's key (order, delivery, …), not its label: labels may be reworded. */
+  subject: string;
+  question: string;
+  received_at: string;
+}
+
+export interface PhotoProjectsTable {
+  id: string;
+  owner_id: string;
+  product_id: string;
+  orientation: string;
+  size_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UploadsTable {
+  id: string;
+  owner_id: string;
+  project_id: string | null;
+  original_name: string;
+  format: string;
+  width: number;
+  height: number;
+  bytes: number;
+  created_at: string;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  owner_id: string | null;
+  name: string;
+  email: string;
+  email_key: string;
+  plan_id: string;
+  monthly_cents: number;
+  offer_cents: number | null;
+  offer_months: number | null;
+  password_hash: string;
+  locale: string;
+  created_at: string;
+}
+
 export interface Schema {
   carts: CartsTable;
   cart_lines: CartLinesTable;
   analytics_events: AnalyticsEventsTable;
+  outbox: OutboxTable;
+  cart_addresses: CartAddressesTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  contact_messages: ContactMessagesTable;
+  photo_projects: PhotoProjectsTable;
+  uploads: UploadsTable;
+  subscriptions: SubscriptionsTable;
 }

@@ -11,7 +11,7 @@ const headerState = (page: Page) =>
   page.locator("[data-sticky-header]").evaluate((el) => (el as HTMLElement).dataset.stickyState ?? "none");
 
 test.describe("The enhanced layer", () => {
-  test("says on the html element whether it runs", async ({ page, scripts, situation }) => {
+  test("says on the html element whether it runs @once", async ({ page, scripts, situation }) => {
     await page.goto("/");
     await expect(page.locator("html"), situation).toHaveClass(scripts === "on" ? "js-enhanced" : "no-js");
     if (scripts === "on") {
@@ -125,7 +125,7 @@ test.describe("A lazy image", () => {
 });
 
 test.describe("Click analytics", () => {
-  test("reports a click with sendBeacon, which the shop stores, and fills the dataLayer", async ({
+  test("reports a click with sendBeacon, which the shop stores, and fills the dataLayer @once", async ({
     page,
     scripts,
     situation,
@@ -174,7 +174,7 @@ test.describe("Relative times", () => {
     ["nl", library.nl, "5 minuten geleden", "7 minuten geleden", "Nog 3 dagen geldig"],
     ["de", library.de, "vor 5 Minuten", "vor 7 Minuten", "Noch 3 Tage gültig"],
   ] as const) {
-    test(`read naturally in ${lang === "nl" ? "Dutch" : "German"} and stay current`, async ({
+    test(`read naturally in ${lang === "nl" ? "Dutch" : "German"} and stay current @once`, async ({
       page,
       scripts,
       situation,

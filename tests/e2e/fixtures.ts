@@ -47,6 +47,20 @@ export const test = base.extend<ShopOptions & ShopFixtures>({
     await use(context);
     await context.close();
   },
+
+  // With JavaScript, a navigation counts as done once the page's behaviours have started, so a
+  // journey tests the enhanced path rather than racing the script download.
+  page: async ({ page, scripts }, use) => {
+    if (scripts === "on") {
+      const goto = page.goto.bind(page);
+      page.goto = async (url, options) => {
+        const response = await goto(url, options);
+        await page.locator('html[data-enhanced="ready"]').waitFor({ state: "attached" });
+        return response;
+      };
+    }
+    await use(page);
+  },
 });
 
 export { expect };

@@ -17,7 +17,7 @@ const markPage = (page: Page) => page.evaluate(() => Object.assign(window, { sta
 const stillSamePage = (page: Page) =>
   page.evaluate(() => (window as unknown as { stayedOnPage?: boolean }).stayedOnPage === true);
 
-test.describe("Ajax links, with JavaScript @js-only", () => {
+test.describe("Ajax links, with JavaScript @js-only @once", () => {
   test("put the answer in place by each of the four modes, without a page load", async ({
     page,
     situation,
@@ -55,7 +55,7 @@ test.describe("Ajax links, with JavaScript @js-only", () => {
   });
 });
 
-test.describe("The example form, with JavaScript @js-only", () => {
+test.describe("The example form, with JavaScript @js-only @once", () => {
   test("checks on submit, lists the problems on top, and then checks live", async ({ page, situation }) => {
     await page.goto(`${library}#ajax-form`);
     const posts: string[] = [];
@@ -140,7 +140,7 @@ test.describe("The example form, with JavaScript @js-only", () => {
   });
 });
 
-test.describe("The same links and forms when JavaScript is unavailable @no-js-only", () => {
+test.describe("The same links and forms when JavaScript is unavailable @no-js-only @once", () => {
   test("an ajax link simply opens its page", async ({ page, situation }) => {
     await page.goto(`${library}#ajax-link`);
     await page.getByRole("link", { name: "Vervang de tip" }).click();

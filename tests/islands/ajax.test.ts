@@ -154,6 +154,22 @@ describe("an ajax form", () => {
     expect(document.querySelector("form")?.getAttribute("aria-busy")).toBe("false");
   });
 
+  it("when the server refuses with the form's own fragment (429, 503), swaps it in and moves focus to its alert", async () => {
+    document.body.innerHTML = form;
+    respond(
+      `<div role="alert" tabindex="-1" id="refused"><p>Probeer het later opnieuw.</p></div><form><input name="name" value="Anna"></form>`,
+      { status: 503, headers: { "content-type": "text/html", "x-ajax-fragment": "true" } },
+    );
+    screen.getByText("Send").click();
+    await vi.waitFor(() => expect(document.getElementById("refused")).not.toBeNull());
+    expect(document.activeElement?.id).toBe("refused");
+    expect((document.querySelector("#region input") as HTMLInputElement).value).toBe("Anna");
+    // Its own alert speaks; the status region does not add "updated" on top.
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(document.querySelector("[data-ajax-status]")?.textContent).toBe("");
+    expect(document.querySelector(".ajax-error")).toBeNull();
+  });
+
   it("cannot be sent twice while its request runs", async () => {
     document.body.innerHTML = form;
     let finish: (r: Response) => void = () => {};

@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartRepository } from "../../server/store/cart-repository.ts";
 import { signed, type TestShop, testShop } from "../support/app.ts";
@@ -98,7 +99,7 @@ describe("the cart contents page", () => {
     const res = await get("/winkelwagen/inhoud");
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain("Je winkelwagen is leeg");
-    expect(res.body).toContain('href="/#fotoboeken"');
+    expect(res.body).toContain('href="/assortiment/fotoboeken"');
     expect(res.body).toContain('<meta name="robots" content="noindex">');
     expect(res.headers["cache-control"]).toBe("private, no-store");
   });
@@ -113,7 +114,7 @@ describe("the cart contents page", () => {
     );
     const res = await get("/einkaufswagen/inhalt", { cookie: `cart=${signed(shop.app, cartId)}` });
     expect(res.body).toContain("Exklusives Fotobuch");
-    expect(res.body).toContain("Querformat, 30 × 21 cm");
+    expect(res.body).toContain("Querformat, 30x21 cm");
     expect(res.body).toMatch(/99,98\s€/);
     expect(res.body).toContain("2 Artikel");
   });
@@ -150,5 +151,66 @@ describe("shared pages for shoppers without a cart", () => {
     expect(mine.body).toContain("3 Artikel");
     // The shopper's page did not replace the shared one.
     expect((await get("/de")).body).toContain("0 Artikel");
+  });
+
+  it("are shared between shoppers with as many items, each with their own form token", async () => {
+    const carts = cartRepository(shop.database.db);
+    const cookieFor = async (quantity: number) => {
+      const cartId = await carts.create();
+      await carts.add(cartId, { productId: "canvas", orientation: "landscape", sizeId: "40x30" }, quantity);
+      return `cart=${signed(shop.app, cartId)}`;
+    };
+    const product = "/assortiment/fotoboeken/exclusief-fotoboek";
+    const token = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+    const anna = await get(product, { cookie: await cookieFor(2) });
+    const ben = await get(product, { cookie: await cookieFor(2) });
+    const carla = await get(product, { cookie: await cookieFor(5) });
+    expect(anna.body).toContain("2 artikelen");
+    expect(carla.body).toContain("5 artikelen");
+    const withoutToken = (html: string) => html.replace(/name="_csrf" value="[^"]+"/g, "");
+    expect(withoutToken(ben.body)).toBe(withoutToken(anna.body));
+    expect(token(ben.body)).toBeDefined();
+    expect(token(ben.body)).not.toBe(token(anna.body));
+  });
+});
+
+describe("shared pages for a browser that accepts gzip", () => {
+  const product = "/assortiment/fotoboeken/exclusief-fotoboek";
+  const gzip = { "accept-encoding": "gzip, deflate, br, zstd" };
+
+  it("come compressed from the cache, unpack to the same page, and carry the shopper's own working token", async () => {
+    await get(product); // fills the cache
+    const zipped = await get(product, gzip);
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers.vary).toContain("Accept-Encoding");
+    const html = gunzipSync(zipped.rawPayload).toString("utf8");
+    const plain = await get(product);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const withoutToken = (page: string) => page.replace(/name="_csrf" value="[^"]+"/g, "");
+    expect(withoutToken(html)).toBe(withoutToken(plain.body));
+
+    const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    expect(token).not.toBe("");
+    expect(html).not.toContain("csrf-token-placeholder");
+    const cookie = zipped.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    const added = await shop.app.inject({
+      method: "POST",
+      url: "/winkelwagen/inhoud",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams({
+        product: "exclusive-photobook",
+        orientation: "landscape",
+        size: "30x21",
+        quantity: "1",
+        _csrf: token,
+      }).toString(),
+    });
+    expect(added.statusCode).toBe(303);
+  });
+
+  it("when the browser refuses gzip, come uncompressed", async () => {
+    const res = await get(product, { "accept-encoding": "gzip;q=0, identity" });
+    expect(res.headers["content-encoding"]).toBeUndefined();
+    expect(res.body).toContain("<h1");
   });
 });

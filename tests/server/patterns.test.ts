@@ -28,6 +28,11 @@ describe("the pattern library", () => {
       "data-relative-time=",
       "product-card",
       "language-switcher",
+      'data-island="faq"',
+      'data-island="delivery-times"',
+      "data-ajax-announce=",
+      'class="checkout-steps"',
+      'class="service-contact"',
     ]) {
       expect(nl.body, hook).toContain(hook);
     }
@@ -38,6 +43,27 @@ describe("the pattern library", () => {
     expect(de.body).toContain("vor 5 Minuten");
     expect(de.body).toContain("Noch 3 Tage gültig");
     expect(nl.body).toContain('<script type="application/json" data-texts-for="relative-time">');
+  });
+
+  it("shows issue 8's widgets live: tabs, modals, tooltip, transform panel and photo uploader", async () => {
+    shop = await testShop({ env: { PATTERN_LIBRARY: "true" } });
+    const nl = await shop.app.inject({ url: "/patroonbibliotheek" });
+    for (const hook of [
+      'data-island="tabs"',
+      'section class="tabs__section" id="tweede"',
+      'data-island="modal"',
+      '<a class="modal-trigger__link" href="/abonnement/uitleg/opzeggen">',
+      "data-modal-source",
+      'details class="tooltip" data-island="tooltip"',
+      'details class="transform" id="pattern-transform" data-island="transform"',
+      'data-island="photo-upload" data-upload-url="/fotoboek-maken/fotos"',
+      'action="/fotoboek-maken" enctype="multipart/form-data"',
+    ]) {
+      expect(nl.body, hook).toContain(hook);
+    }
+    const de = await shop.app.inject({ url: "/musterbibliothek" });
+    expect(de.body).toContain('data-upload-url="/fotobuch-gestalten/fotos"');
+    expect(de.body).toContain("Registerkarten");
   });
 
   it("is on by default in development", async () => {

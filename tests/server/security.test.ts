@@ -62,6 +62,15 @@ describe("the Content-Security-Policy", () => {
     expect(res.headers["referrer-policy"]).toBe("no-referrer");
     expect(res.headers["x-powered-by"]).toBeUndefined();
   });
+
+  it("is sent with the 404 and error pages too", async () => {
+    const page = await shop.app.inject({ url: "/" });
+    const missing = await shop.app.inject({ url: "/bestaat-niet" });
+    expect(missing.statusCode).toBe(404);
+    for (const name of ["content-security-policy", "x-frame-options", "cross-origin-opener-policy"]) {
+      expect(missing.headers[name]).toBe(page.headers[name]);
+    }
+  });
 });
 
 describe("CSRF protection of forms", () => {

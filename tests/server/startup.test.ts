@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { testSecret } from "../support/app.ts";
+import { startSmtpServer } from "../support/smtp.ts";
 
 /** The real entry point, as `npm start` runs it, in its own process. */
 function start(env: Record<string, string>): {
@@ -115,4 +116,66 @@ describe("starting the shop", () => {
     expect(shop.output()).toContain('"msg":"stopped"');
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   });
+
+  it("delivers the contact form's mail from the app process, over SMTP or as .eml files", async () => {
+    const smtp = await startSmtpServer();
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), "shop-mail-"));
+    const withSmtp = start({ PORT: String(port), SMTP_URL: smtp.url, SUPPORT_EMAIL: "service@example.nl" });
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await until(async () => (await fetch(`${base}/healthz`)).ok);
+      await sendQuestion(base, "anna@example.nl");
+      await until(async () => smtp.received.length === 2);
+      expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual([
+        "anna@example.nl",
+        "service@example.nl",
+      ]);
+      withSmtp.child.kill("SIGTERM");
+      expect(await withSmtp.exit).toBe(0);
+      expect(withSmtp.output()).toContain("mail sender");
+    } finally {
+      withSmtp.child.kill();
+      await smtp.close();
+    }
+
+    const filePort = await freePort();
+    const withFiles = start({ PORT: String(filePort), DATA_DIR: dataDir });
+    try {
+      const fileBase = `http://127.0.0.1:${filePort}`;
+      await until(async () => (await fetch(`${fileBase}/healthz`)).ok);
+      await sendQuestion(fileBase, "jan@example.nl");
+      await until(
+        async () => readdirSync(join(dataDir, "mail")).filter((f) => f.endsWith(".eml")).length === 2,
+      );
+      withFiles.child.kill("SIGTERM");
+      expect(await withFiles.exit).toBe(0);
+    } finally {
+      withFiles.child.kill();
+    }
+  });
 });
+
+/** Opens the contact form and sends a question, as a browser without JavaScript does. */
+async function sendQuestion(base: string, email: string): Promise<void> {
+  const form = await fetch(`${base}/klantenservice/contact`);
+  const cookie = form.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
+  const sent = await fetch(`${base}/klantenservice/contact`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      _csrf: token,
+      name: "Anna",
+      email,
+      subject: "order",
+      question: "Waar blijft mijn bestelling?",
+      website: "",
+    }),
+  });
+  expect(sent.status).toBe(303);
+}

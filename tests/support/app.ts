@@ -26,22 +26,29 @@ export interface TestShop {
   close(): Promise<void>;
 }
 
-/** The whole shop on a fresh in-memory SQLite database, driven through app.inject. */
+/** The whole shop on a fresh in-memory SQLite database (or the one given), driven through app.inject. */
 export async function testShop(
   options: {
     env?: Record<string, string>;
     beforeReady?: (app: FastifyInstance) => void;
     logger?: FastifyServerOptions["logger"];
+    /** The shop's clock, for pages that depend on the time (delivery times). */
+    now?: () => Date;
+    mailQueued?: () => void;
+    /** A database the test opened itself (PostgreSQL, say), already migrated; closed with the shop. */
+    database?: Database;
   } = {},
 ): Promise<TestShop> {
   const config = testConfig(options.env);
-  const database = openDatabase("sqlite::memory:");
-  await migrateToLatest(database);
+  const database = options.database ?? openDatabase("sqlite::memory:");
+  if (!options.database) await migrateToLatest(database);
   const app = await buildApp({
     config,
     catalogue: loadCatalogue(config.cataloguePath),
     database,
     logger: options.logger ?? false,
+    now: options.now,
+    mailQueued: options.mailQueued,
   });
   options.beforeReady?.(app);
   await app.ready();

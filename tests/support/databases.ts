@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterEach } from "vitest";
 import { type Database, openDatabase } from "../../server/store/database.ts";
 import { migrateToLatest } from "../../server/store/migrate.ts";
 
@@ -47,4 +48,21 @@ export function testDatabases(): TestDatabase[] {
     });
   }
   return list;
+}
+
+/**
+ * For a describe block: a function that opens the target's database for the current test;
+ * it is closed, and its PostgreSQL schema dropped, when that test ends.
+ */
+export function databasePerTest(target: TestDatabase): () => Promise<Database> {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
+  return async () => {
+    const opened = await target.open();
+    cleanup = opened.cleanup;
+    return opened.database;
+  };
 }

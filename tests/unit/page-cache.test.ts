@@ -1,25 +1,109 @@
+import { gunzipSync } from "node:zlib";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createPageCache } from "../../server/http/page-cache.ts";
+import {
+  acceptsGzip,
+  createPageCache,
+  cutPage,
+  fillPage,
+  fillPageGzip,
+  tokenPlaceholder,
+} from "../../server/http/page-cache.ts";
+
+const text = (page: ReturnType<typeof cutPage> | undefined) =>
+  page ? fillPage(page, () => "T").toString() : undefined;
 
 describe("the page cache", () => {
   it("keeps a page for its time to live, then forgets it", () => {
     let now = 0;
     const cache = createPageCache({ ttlMs: 1000, now: () => now });
-    cache.set("nl /", "<p>home</p>");
+    cache.set("nl /", cutPage("<p>home</p>"));
     now = 999;
-    expect(cache.get("nl /")?.toString()).toBe("<p>home</p>");
+    expect(text(cache.get("nl /"))).toBe("<p>home</p>");
     now = 1000;
     expect(cache.get("nl /")).toBeUndefined();
   });
 
   it("holds at most its number of pages, dropping the oldest", () => {
     const cache = createPageCache({ maxEntries: 2 });
-    cache.set("a", "1");
-    cache.set("b", "2");
-    cache.set("a", "1 again");
-    cache.set("c", "3");
+    cache.set("a", cutPage("1"));
+    cache.set("b", cutPage("2"));
+    cache.set("a", cutPage("1 again"));
+    cache.set("c", cutPage("3"));
     expect(cache.get("b")).toBeUndefined();
-    expect(cache.get("a")?.toString()).toBe("1 again");
-    expect(cache.get("c")?.toString()).toBe("3");
+    expect(text(cache.get("a"))).toBe("1 again");
+    expect(text(cache.get("c"))).toBe("3");
+  });
+});
+
+describe("a cached page with a form", () => {
+  const html = `<form><input name="_csrf" value="${tokenPlaceholder}"></form><form><input value="${tokenPlaceholder}"></form>`;
+
+  it("gets each shopper's own token where the placeholder was", () => {
+    const page = cutPage(html);
+    expect(fillPage(page, () => "anna").toString()).toBe(
+      '<form><input name="_csrf" value="anna"></form><form><input value="anna"></form>',
+    );
+    expect(fillPage(page, () => "ben").toString()).not.toContain("anna");
+  });
+
+  it("asks for a token only when the page has a form", () => {
+    let asked = 0;
+    fillPage(cutPage("<p>no form</p>"), () => `${++asked}`);
+    expect(asked).toBe(0);
+    fillPage(cutPage(html), () => `${++asked}`);
+    expect(asked).toBe(1);
+  });
+});
+
+describe("a cached page for a browser that accepts gzip", () => {
+  // gunzip checks the stream, its CRC-32 and its length: a wrong splice throws.
+  const unzipped = (html: string, token: string) =>
+    gunzipSync(fillPageGzip(cutPage(html), () => token)).toString("utf8");
+
+  it("unpacks to exactly the page the browser would get uncompressed", () => {
+    const html = `<h1>Fotoboek – 30 × 21 cm</h1><form><input value="${tokenPlaceholder}"></form><p>€ 49,99</p>`;
+    expect(unzipped(html, "tok-1")).toBe(fillPage(cutPage(html), () => "tok-1").toString("utf8"));
+  });
+
+  it("works for a page without a form, with a token at either end, and with many forms", () => {
+    for (const html of [
+      "<p>geen formulier</p>",
+      `${tokenPlaceholder}<p>midden</p>${tokenPlaceholder}`,
+      Array.from({ length: 20 }, (_, i) => `<form>${i}<input value="${tokenPlaceholder}"></form>`).join(""),
+    ]) {
+      expect(unzipped(html, "anna")).toBe(html.split(tokenPlaceholder).join("anna"));
+    }
+  });
+
+  it("stays correct for any page and token (property test)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: "grapheme", maxLength: 400 }), { minLength: 1, maxLength: 6 }),
+        fc.string({ minLength: 1, maxLength: 80 }),
+        (pieces, token) => {
+          const html = pieces.join(tokenPlaceholder);
+          expect(unzipped(html, token)).toBe(pieces.join(token));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("is a fraction of the page's size", () => {
+    const html = `<main>${"<li class=card>Fotoboek 30x21 cm, vanaf € 49,99</li>".repeat(400)}<input value="${tokenPlaceholder}"></main>`;
+    expect(fillPageGzip(cutPage(html), () => "t").length).toBeLessThan(Buffer.byteLength(html) / 10);
+  });
+});
+
+describe("reading Accept-Encoding", () => {
+  it("takes gzip where the browser offers it, and not where it refuses it", () => {
+    expect(acceptsGzip("gzip, deflate, br, zstd")).toBe(true);
+    expect(acceptsGzip("br;q=1.0, gzip;q=0.8")).toBe(true);
+    expect(acceptsGzip("*")).toBe(true);
+    expect(acceptsGzip("gzip;q=0")).toBe(false);
+    expect(acceptsGzip("br, identity")).toBe(false);
+    expect(acceptsGzip("")).toBe(false);
+    expect(acceptsGzip(undefined)).toBe(false);
   });
 });

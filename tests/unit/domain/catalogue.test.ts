@@ -7,8 +7,8 @@ import {
   fromPriceCents,
   loadCatalogue,
   parseCatalogue,
-  recommendedSize,
 } from "../../../server/domain/catalogue.ts";
+import { recommendedChoice } from "../../../server/domain/product-options.ts";
 
 const file = readConfig({ COOKIE_SECRET: "x".repeat(32) }).cataloguePath;
 const raw = () => JSON.parse(readFileSync(file, "utf8"));
@@ -30,7 +30,7 @@ describe("the catalogue file", () => {
 
   it("marks a recommended option that exists for every product", () => {
     for (const product of catalogue.products) {
-      expect(recommendedSize(product).orientation).toBe(product.recommended.orientation);
+      expect(recommendedChoice(product).orientation).toBe(product.recommended.orientation);
     }
   });
 
@@ -84,5 +84,23 @@ describe("fromPriceCents", () => {
     const product = parseCatalogue(raw()).products[0];
     if (!product) throw new Error("no products");
     expect(fromPriceCents(product)).toBe(Math.min(...product.sizes.map((s) => s.priceCents)));
+  });
+
+  it("leaves out a size that cannot be ordered for now, however cheap", () => {
+    const data = raw();
+    const product = data.products[0];
+    // A bargain nobody can buy: listed, but marked unavailable.
+    product.sizes.push({
+      id: "9x9",
+      orientation: product.recommended.orientation,
+      priceCents: 1,
+      available: false,
+    });
+    const parsed = parseCatalogue(data).products[0];
+    if (!parsed) throw new Error("no products");
+    expect(fromPriceCents(parsed)).toBeGreaterThan(1);
+    expect(fromPriceCents(parsed)).toBe(
+      Math.min(...parsed.sizes.filter((s) => s.available).map((s) => s.priceCents)),
+    );
   });
 });

@@ -1,0 +1,270 @@
+import { brokenImageClass } from "../image-error/image-error.ts";
+import { readTexts } from "../runtime/texts.ts";
+import { type AttachedAutoplay, attachAutoplay } from "./autoplay.ts";
+import { createSlider, type Slider } from "./slider.ts";
+
+/** The spec's carousel constants, in one place. The autoplay interval comes from the markup. */
+export const carouselSpec = {
+  /**
+   * The original (Flickity) moves with a per-frame spring: friction 0.28, selected
+   * attraction 0.025. keen animates along a curve over a fixed time instead; the
+   * nearest simple curve (a least-squares fit of the spring's path) is easeOutQuad over
+   * about 525 ms: a quick glide that settles in half a second. The spring itself ran per
+   * frame, so it was twice as fast on a 120 Hz screen; this is the same everywhere.
+   */
+  animation: { duration: 525, easing: (t: number) => 1 - (1 - t) ** 2 },
+  dragThresholdPx: 3,
+  resizeDebounceMs: 150,
+  /** Slide images load once they come within 150 px of the visible part, sideways. */
+  lazyRootMargin: "0px 150px",
+} as const;
+
+export interface CarouselTexts {
+  previous: string;
+  next: string;
+  /** "{n} van {count}": the name of each slide. */
+  slide: string;
+  /** "Dia {n} van {count}": the name of each page dot. */
+  dot: string;
+  pause: string;
+  play: string;
+  roleCarousel: string;
+  roleSlide: string;
+}
+
+const fill = (text: string, values: Record<string, number>) =>
+  text.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
+
+function button(doc: Document, className: string, text: string): HTMLButtonElement {
+  const el = doc.createElement("button");
+  el.type = "button";
+  el.className = className;
+  const icon = doc.createElement("span");
+  icon.className = "carousel__icon";
+  icon.setAttribute("aria-hidden", "true");
+  const label = doc.createElement("span");
+  label.className = "visually-hidden";
+  label.textContent = text;
+  el.append(icon, label);
+  return el;
+}
+
+function loadImage(img: HTMLImageElement): void {
+  const src = img.dataset.carouselSrc;
+  if (!src) return;
+  // The shop's boot marks broken images too; saying it here keeps the island right on its own.
+  img.addEventListener("error", () => img.classList.add(brokenImageClass), { once: true });
+  const srcset = img.dataset.carouselSrcset;
+  if (srcset) img.srcset = srcset;
+  img.src = src;
+  delete img.dataset.carouselSrc;
+  delete img.dataset.carouselSrcset;
+}
+
+/** Loads slide images once they come near the visible part of the carousel. */
+function lazyImages(list: HTMLElement): () => void {
+  const images = [...list.querySelectorAll<HTMLImageElement>("img[data-carousel-src]")];
+  const view = list.ownerDocument.defaultView;
+  if (!view || !("IntersectionObserver" in view)) {
+    images.forEach(loadImage);
+    return () => {};
+  }
+  const observer = new view.IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        loadImage(entry.target as HTMLImageElement);
+      }
+    },
+    // The list clips the slides, so it is the root: "near" means near what the shopper sees of it.
+    { root: list, rootMargin: carouselSpec.lazyRootMargin },
+  );
+  for (const img of images) observer.observe(img);
+  return () => observer.disconnect();
+}
+
+/** The slide a shopper had scrolled the plain list to before the script arrived. */
+function scrolledSlide(list: HTMLElement, slides: HTMLElement[]): number {
+  const start = slides[0]?.offsetLeft ?? 0;
+  let nearest = 0;
+  slides.forEach((slide, i) => {
+    const distance = Math.abs(slide.offsetLeft - start - list.scrollLeft);
+    const best = Math.abs((slides[nearest]?.offsetLeft ?? 0) - start - list.scrollLeft);
+    if (distance < best) nearest = i;
+  });
+  return nearest;
+}
+
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+
+/**
+ * The carousel island (WAI-ARIA APG carousel pattern). The server renders a plain list
+ * that scrolls sideways with scroll snap; this turns it into a slider with previous and
+ * next buttons, page dots, arrow keys, lazy slide images and, where the markup asks for
+ * it with data-carousel-autoplay="3000", autoplay with a pause button.
+ */
+export function mount(root: HTMLElement): () => void {
+  const doc = root.ownerDocument;
+  const view = doc.defaultView ?? window;
+  const texts = readTexts<CarouselTexts>(root);
+  const frame = root.querySelector<HTMLElement>(".carousel__frame");
+  const list = frame?.querySelector<HTMLElement>(".carousel__slides");
+  if (!frame || !list) throw new Error("carousel: .carousel__frame > .carousel__slides is missing");
+  const slides = [...list.children] as HTMLElement[];
+  const reducedMotion = view.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+  const autoplayMs = Number(root.dataset.carouselAutoplay);
+
+  // Read the scroll list before it changes: where the shopper scrolled to, the gap
+  // between slides, and the height of the scrollbar the slider no longer shows, which
+  // the controls' band takes over so nothing below the carousel moves.
+  const initial = scrolledSlide(list, slides);
+  const spacing = Number.parseFloat(view.getComputedStyle(list).columnGap) || 0;
+  root.style.setProperty("--carousel-scrollbar", `${Math.max(0, list.offsetHeight - list.clientHeight)}px`);
+  list.scrollLeft = 0;
+  root.classList.add("carousel--enhanced");
+  root.setAttribute("aria-roledescription", texts.roleCarousel);
+  // The slides become groups (APG); a list may not hold those, so the list steps back.
+  list.setAttribute("role", "none");
+  list.removeAttribute("tabindex");
+  slides.forEach((slide, i) => {
+    slide.setAttribute("role", "group");
+    slide.setAttribute("aria-roledescription", texts.roleSlide);
+    slide.setAttribute("aria-label", fill(texts.slide, { n: i + 1, count: slides.length }));
+  });
+
+  const controls = doc.createElement("div");
+  controls.className = "carousel__controls";
+  const prev = button(doc, "carousel__prev", texts.previous);
+  const next = button(doc, "carousel__next", texts.next);
+  const dots = doc.createElement("div");
+  dots.className = "carousel__dots";
+  // Tab order follows what the eye sees in the band: (pause,) previous, the dots, next.
+  controls.append(prev, dots, next);
+  root.prepend(controls);
+
+  let autoplay: AttachedAutoplay | undefined;
+  const interact = () => autoplay?.controller.stop();
+
+  const showPosition = (s: Slider) => {
+    const index = s.index;
+    prev.setAttribute("aria-disabled", String(index === 0));
+    next.setAttribute("aria-disabled", String(index >= s.count - 1));
+    [...dots.children].forEach((dot, i) => {
+      if (i === index) dot.setAttribute("aria-current", "true");
+      else dot.removeAttribute("aria-current");
+    });
+  };
+  const showPages = (s: Slider) => {
+    controls.hidden = s.count < 2;
+    if (dots.children.length !== s.count) {
+      dots.replaceChildren(
+        ...Array.from({ length: s.count }, (_, i) => {
+          const dot = doc.createElement("button");
+          dot.type = "button";
+          dot.className = "carousel__dot";
+          dot.setAttribute("aria-label", fill(texts.dot, { n: i + 1, count: s.count }));
+          dot.addEventListener("click", () => {
+            interact();
+            slider.moveTo(i);
+          });
+          return dot;
+        }),
+      );
+    }
+    // On a narrow screen many dots would not fit beside the buttons; the buttons and keys
+    // reach every slide, so the dots give way rather than wrap into the slides.
+    dots.hidden = false;
+    dots.hidden = controls.scrollWidth > controls.clientWidth;
+    showPosition(s);
+  };
+  // Slides wholly out of view leave the tab order and the accessibility tree.
+  const showVisibility = (s: Slider) => {
+    s.visibility().forEach((portion, i) => {
+      slides[i]?.toggleAttribute("inert", portion === 0);
+    });
+  };
+
+  const slider = createSlider(list, {
+    animation: reducedMotion ? { ...carouselSpec.animation, duration: 0 } : carouselSpec.animation,
+    dragThresholdPx: carouselSpec.dragThresholdPx,
+    resizeDebounceMs: carouselSpec.resizeDebounceMs,
+    spacing,
+    initial,
+    onChange: showPosition,
+    onSettle: (s) => {
+      showPages(s);
+      showVisibility(s);
+    },
+    onDragStart: interact,
+  });
+
+  const go = (move: () => void) => () => {
+    interact();
+    move();
+  };
+  const onPrev = go(() => slider.prev());
+  const onNext = go(() => slider.next());
+  const onKey = (event: KeyboardEvent) => {
+    if (typing(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    event.preventDefault();
+    go(() => (event.key === "ArrowLeft" ? slider.prev() : slider.next()))();
+  };
+  // Focus that lands in a slide partly out of view brings that slide in. Browsers also
+  // scroll a clipping box to show what got focus; the slider moves by transforms, so
+  // any such scroll is undone.
+  const onFocus = (event: FocusEvent) => {
+    const index = slides.findIndex((slide) => slide.contains(event.target as Node));
+    if (index >= 0 && (slider.visibility()[index] ?? 0) < 1) slider.moveTo(index);
+  };
+  const unscroll = (event: Event) => {
+    const box = event.currentTarget as HTMLElement;
+    if (box.scrollLeft !== 0) box.scrollLeft = 0;
+  };
+  prev.addEventListener("click", onPrev);
+  next.addEventListener("click", onNext);
+  root.addEventListener("keydown", onKey);
+  frame.addEventListener("pointerdown", interact);
+  list.addEventListener("focusin", onFocus);
+  list.addEventListener("scroll", unscroll);
+  frame.addEventListener("scroll", unscroll);
+
+  const showLiveness = (rotating: boolean) => frame.setAttribute("aria-live", rotating ? "off" : "polite");
+  if (autoplayMs > 0 && slides.length > 1) {
+    autoplay = attachAutoplay(root, {
+      intervalMs: autoplayMs,
+      advance: () => (slider.index >= slider.count - 1 ? slider.moveTo(0) : slider.next()),
+      texts: { pause: texts.pause, play: texts.play },
+      reducedMotion,
+      onChange: (c) => showLiveness(c.rotating),
+    });
+    // First among the controls: the APG puts the rotation control before everything it moves.
+    controls.prepend(autoplay.button);
+  }
+  showLiveness(autoplay?.controller.rotating ?? false);
+  const stopLazy = lazyImages(list);
+
+  return () => {
+    stopLazy();
+    autoplay?.detach();
+    slider.destroy();
+    controls.remove();
+    root.removeEventListener("keydown", onKey);
+    frame.removeEventListener("pointerdown", interact);
+    list.removeEventListener("focusin", onFocus);
+    list.removeEventListener("scroll", unscroll);
+    frame.removeEventListener("scroll", unscroll);
+    frame.removeAttribute("aria-live");
+    root.classList.remove("carousel--enhanced");
+    root.removeAttribute("aria-roledescription");
+    root.style.removeProperty("--carousel-scrollbar");
+    list.removeAttribute("role");
+    list.setAttribute("tabindex", "0");
+    for (const slide of slides) {
+      for (const name of ["role", "aria-roledescription", "aria-label", "inert"]) slide.removeAttribute(name);
+    }
+  };
+}

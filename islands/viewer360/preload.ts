@@ -1,0 +1,46 @@
+export type FrameStatus = "pending" | "loaded" | "failed";
+
+/**
+ * Requests every frame at once as a real image, so the browser's cache holds them when
+ * the shopper turns the product, and reports each one as it settles. Returns a function
+ * that stops the reports (the viewer moved on to another front, or unmounted).
+ */
+export function preloadFrames(
+  urls: readonly string[],
+  report: (index: number, status: Exclude<FrameStatus, "pending">) => void,
+): () => void {
+  let active = true;
+  const images = urls.map((url, index) => {
+    const image = new Image();
+    image.decoding = "async";
+    image.onload = () => {
+      if (active) report(index, "loaded");
+    };
+    image.onerror = () => {
+      if (active) report(index, "failed");
+    };
+    image.src = url;
+    return image;
+  });
+  return () => {
+    active = false;
+    for (const image of images) {
+      image.onload = null;
+      image.onerror = null;
+    }
+  };
+}
+
+/**
+ * The frame to show for the wanted one: itself once loaded, else the nearest loaded one,
+ * so a missing or slow frame never shows as a broken or empty image. Before anything has
+ * loaded it is the first frame (the server's image, already on its way), unless that failed.
+ */
+export function frameToShow(statuses: readonly FrameStatus[], wanted: number): number | undefined {
+  if (statuses[wanted] === "loaded") return wanted;
+  for (let distance = 1; distance < statuses.length; distance++) {
+    if (statuses[wanted - distance] === "loaded") return wanted - distance;
+    if (statuses[wanted + distance] === "loaded") return wanted + distance;
+  }
+  return statuses[0] === "failed" ? undefined : 0;
+}

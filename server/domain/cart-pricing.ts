@@ -1,0 +1,90 @@
+import type { Catalogue, Product, ProductSize } from "./catalogue.ts";
+import type { DeliveryCountry } from "./postcode.ts";
+
+/**
+ * What a cart costs: each line priced from the catalogue at the moment of looking, then
+ * subtotal, shipping and the VAT the total includes. Prices in the catalogue include VAT,
+ * so the delivery country changes the VAT share, never the price the shopper sees.
+ * Pure: the contents page, the overview, the order and its mail all total the same way.
+ */
+
+/** Standard VAT rates of the countries the shop delivers to, in percent. */
+export const vatRates: Record<DeliveryCountry, number> = { NL: 21, DE: 19 };
+
+/** Shipping costs per delivery country in cents. Sample values: the spec names none. */
+export const shippingCosts: Record<DeliveryCountry, number> = { NL: 495, DE: 695 };
+
+export interface StoredLine {
+  productId: string;
+  orientation: string;
+  sizeId: string;
+  quantity: number;
+  /** A photo-book project (the online editor): priced as its product in its format. */
+  projectId?: string;
+}
+
+export interface PricedLine extends StoredLine {
+  product: Product;
+  size: ProductSize;
+  unitCents: number;
+  totalCents: number;
+  /** false for a size that has become unavailable since it was added (or a photo book left without photos): shown, not ordered */
+  orderable: boolean;
+}
+
+export interface CartTotals {
+  /** Items that will be ordered (unavailable lines left out) */
+  itemCount: number;
+  subtotalCents: number;
+  shippingCents: number;
+  /** A product with free shipping ships the whole order free: it travels in one parcel. */
+  freeShipping: boolean;
+  country: DeliveryCountry;
+  vatRate: number;
+  /** The VAT included in the total */
+  vatCents: number;
+  totalCents: number;
+}
+
+/** Lines whose product or size left the catalogue are dropped: they can no longer be shown or made. */
+export function priceLines(catalogue: Catalogue, stored: readonly StoredLine[]): PricedLine[] {
+  return stored.flatMap((line) => {
+    const product = catalogue.product(line.productId);
+    const size = product?.sizes.find((s) => s.id === line.sizeId && s.orientation === line.orientation);
+    if (!product || !size) return [];
+    return [
+      {
+        ...line,
+        product,
+        size,
+        unitCents: size.priceCents,
+        totalCents: size.priceCents * line.quantity,
+        orderable: size.available,
+      },
+    ];
+  });
+}
+
+/** The VAT share of a price that includes it, rounded to the cent. */
+export function includedVat(grossCents: number, rate: number): number {
+  return Math.round((grossCents * rate) / (100 + rate));
+}
+
+export function cartTotals(lines: readonly PricedLine[], country: DeliveryCountry): CartTotals {
+  const ordered = lines.filter((l) => l.orderable);
+  const subtotalCents = ordered.reduce((sum, l) => sum + l.totalCents, 0);
+  const freeShipping = ordered.some((l) => l.product.freeShipping);
+  const shippingCents = ordered.length === 0 || freeShipping ? 0 : shippingCosts[country];
+  const totalCents = subtotalCents + shippingCents;
+  const vatRate = vatRates[country];
+  return {
+    itemCount: ordered.reduce((sum, l) => sum + l.quantity, 0),
+    subtotalCents,
+    shippingCents,
+    freeShipping,
+    country,
+    vatRate,
+    vatCents: includedVat(totalCents, vatRate),
+    totalCents,
+  };
+}

@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+/**
+ * A message for the page a redirect-after-post lands on ("2 photos were refused"): kept
+ * in a short-lived signed cookie and read once. Values are small JSON (reason codes and
+ * names, never texts: the next page words them in its own language).
+ */
+const maxAgeSeconds = 120;
+
+export function writeFlash(reply: FastifyReply, name: string, value: unknown): void {
+  reply.setCookie(`flash-${name}`, JSON.stringify(value), {
+    signed: true,
+    httpOnly: true,
+    sameSite: "lax",
+    secure: "auto",
+    path: "/",
+    maxAge: maxAgeSeconds,
+  });
+}
+
+/** The flash value, cleared as it is read; undefined when there is none or it was tampered with. */
+export function takeFlash<T>(request: FastifyRequest, reply: FastifyReply, name: string): T | undefined {
+  const raw = request.cookies[`flash-${name}`];
+  if (!raw) return undefined;
+  reply.clearCookie(`flash-${name}`, { path: "/" });
+  const result = request.unsignCookie(raw);
+  if (!result.valid || !result.value) return undefined;
+  try {
+    return JSON.parse(result.value) as T;
+  } catch {
+    return undefined;
+  }
+}

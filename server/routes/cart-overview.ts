@@ -1,0 +1,178 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { PricedLine } from "../domain/cart-pricing.ts";
+import { checkoutFingerprint } from "../domain/checkout-fingerprint.ts";
+import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
+import { addressLines } from "../domain/delivery-address.ts";
+import { orderNumber } from "../domain/order-number.ts";
+import { orderProduction, type WorkingDays } from "../domain/order-production.ts";
+import { readCartId, writeCartId } from "../http/cart-cookie.ts";
+import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { Services } from "../http/services.ts";
+import type { Locale } from "../i18n/locales.ts";
+import { workingDaysText } from "../i18n/product-texts.ts";
+import { orderConfirmationMail } from "../mail/order-confirmation.ts";
+import type { OrderDraft } from "../store/order-repository.ts";
+import { checkoutState, lineViews, loadShopperCart, pricedCart, type ShopperCart } from "./shopper-cart.ts";
+
+/**
+ * What the overview says about delivery: the production time in working days (the slowest
+ * product sets it), then when the parcel is sent and delivered if ordered now, from the
+ * same computation as the delivery-times overview. The dates are a nicety: when they cannot
+ * be computed the production time still shows (partials/expected-delivery.eta).
+ */
+export interface ExpectedDelivery {
+  production: WorkingDays;
+  texts: string[];
+}
+
+export function expectedDelivery(
+  services: Services,
+  locale: Locale,
+  lines: readonly PricedLine[],
+  log?: FastifyBaseLogger,
+): ExpectedDelivery {
+  const t = services.i18n.t[locale];
+  const products = lines.filter((l) => l.orderable).map((l) => l.product);
+  const production = orderProduction(products);
+  const texts = [t("overview.production", { days: workingDaysText(t, production) })];
+  try {
+    const dates = services.deliveryTimes.forCart(
+      products.map((product) => ({ product })),
+      locale,
+      services.now(),
+    );
+    if (dates) {
+      texts.push(
+        t("deliveryTimes.productSent", { window: dates.sent }),
+        t("deliveryTimes.expectedDelivery", { window: dates.delivered }),
+        dates.orderBefore,
+      );
+    }
+  } catch (err) {
+    log?.error({ err }, "expected delivery dates could not be computed");
+  }
+  return { production, texts };
+}
+
+/** The place-order form's key: 128 random bits, so one overview is one order however often it is posted. */
+const newOrderKey = () => randomBytes(16).toString("base64url");
+const orderKeyPattern = /^[\w-]{22}$/;
+
+type Refusal = { step: CheckoutStep } | { changed: true };
+
+/**
+ * The overview step and placing the order. The overview needs a cart with something to
+ * order and an address. Its form carries an idempotency key and a fingerprint of what it
+ * showed: the order is placed only for exactly that, once, however often it is posted.
+ * Payment is out of scope: the order is stored as awaiting payment.
+ */
+export function cartOverviewRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+  const { i18n, orders } = services;
+  const path = (request: FastifyRequest, id: string, params?: Record<string, string>) =>
+    i18n.routes.pathFor(id, request.locale, params);
+
+  const showOverview = (request: FastifyRequest, reply: FastifyReply, cart: ShopperCart, notice?: string) => {
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const address = cart.address;
+    const countryName = t(`fields.countries.${cart.totals.country}`);
+    reply.header("cache-control", "private, no-store");
+    return reply.page(
+      "pages/cart-overview",
+      {
+        title: t("overview.title"),
+        lines: lineViews(services, locale, cart.lines, cart.projects).map((view) => ({
+          ...view,
+          image: view.line.product.image,
+        })),
+        totals: cart.totals,
+        countryName,
+        address,
+        addressLines: address ? addressLines(address, countryName) : [],
+        delivery: expectedDelivery(services, locale, cart.lines, request.log),
+        orderKey: newOrderKey(),
+        fingerprint: checkoutFingerprint(cart.lines, address, cart.totals),
+        notice,
+        checkoutSteps,
+      },
+      { noindex: true, status: notice ? 422 : 200 },
+    );
+  };
+
+  localizedRoute(app, i18n.routes, live, "cartOverview", "GET", async (request, reply) => {
+    const cart = await loadShopperCart(services, request);
+    const elsewhere = redirectFor("cartOverview", checkoutState(cart));
+    if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
+    return showOverview(request, reply, cart);
+  });
+
+  localizedRoute(app, i18n.routes, live, "cartOverview", "POST", async (request, reply) => {
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const key = typeof body.orderKey === "string" ? body.orderKey : "";
+    const fingerprint = typeof body.fingerprint === "string" ? body.fingerprint : "";
+    const cartId = readCartId(request);
+    /** The overview again, as it is now, with a fresh key: the shopper checks and places it again. */
+    const changed = async () => {
+      const cart = await loadShopperCart(services, request);
+      const elsewhere = redirectFor("cartOverview", checkoutState(cart));
+      if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
+      return showOverview(request, reply, cart, t("overview.changed"));
+    };
+    if (!cartId) return reply.redirect(path(request, "cartContents"), 303);
+    if (!orderKeyPattern.test(key)) return changed();
+
+    // Read before the transaction: a photo book whose last photo went since the overview is refused.
+    const { projects } = await loadShopperCart(services, request);
+    const result = await orders.place<Refusal>(cartId, key, (snapshot) => {
+      const cart = pricedCart(services, locale, cartId, snapshot.lines, snapshot.address, projects);
+      const elsewhere = redirectFor("cartOverview", checkoutState(cart));
+      if (elsewhere || !cart.address) return { refused: { step: elsewhere ?? "cartAddress" } };
+      if (checkoutFingerprint(cart.lines, cart.address, cart.totals) !== fingerprint) {
+        return { refused: { changed: true } };
+      }
+      const ordered = cart.lines.filter((l) => l.orderable);
+      const draft: OrderDraft = {
+        locale,
+        address: cart.address,
+        lines: ordered.map((l) => ({
+          productId: l.productId,
+          orientation: l.orientation,
+          sizeId: l.sizeId,
+          productName: l.product.name[locale],
+          quantity: l.quantity,
+          unitCents: l.unitCents,
+          totalCents: l.totalCents,
+          ...(l.projectId ? { projectId: l.projectId } : {}),
+        })),
+        subtotalCents: cart.totals.subtotalCents,
+        shippingCents: cart.totals.shippingCents,
+        vatRate: cart.totals.vatRate,
+        vatCents: cart.totals.vatCents,
+        totalCents: cart.totals.totalCents,
+        production: orderProduction(ordered.map((l) => l.product)),
+      };
+      return { draft, mail: (orderId) => orderConfirmationMail(t, draft, orderId) };
+    });
+
+    switch (result.kind) {
+      case "placed":
+      case "existing":
+        // The confirmation mail is in the outbox: send it now rather than at the next poll.
+        if (result.kind === "placed") services.mailQueued();
+        // The confirmation page is found through the cart cookie: it lives on from here.
+        writeCartId(reply, cartId);
+        return reply.redirect(
+          path(request, "orderConfirmation", { number: orderNumber(result.orderId) }),
+          303,
+        );
+      case "foreign-key":
+        return changed();
+      case "refused":
+        if ("step" in result.reason) return reply.redirect(path(request, result.reason.step), 303);
+        return changed();
+    }
+  });
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from "fastify";
+import { fromPriceCents } from "../domain/catalogue.ts";
+import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { Services } from "../http/services.ts";
+import { perLocale } from "../i18n/locales.ts";
+
+/** Category pages: every product of one category as a card that leads to its product page. */
+export function catalogueRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+  const { catalogue, i18n } = services;
+  let shown = 0;
+  const listings = new Map(
+    catalogue.categories.map((category) => {
+      shown = 0;
+      return [
+        category.id,
+        catalogue.productsIn(category.id).map((product) => ({
+          product,
+          fromPriceCents: fromPriceCents(product),
+          // The first row is in view on arrival: load it at once, the rest when scrolled near.
+          eager: shown++ < 3,
+        })),
+      ];
+    }),
+  );
+
+  localizedRoute(app, i18n.routes, live, "category", "GET", async (request, reply) => {
+    const locale = request.locale;
+    const slug = (request.params as { category: string }).category;
+    const category = catalogue.categories.find((c) => c.slug[locale] === slug);
+    if (!category) return reply.callNotFound();
+    return reply.page(
+      "pages/category",
+      {
+        title: category.name[locale],
+        description: category.intro[locale],
+        category,
+        products: listings.get(category.id) ?? [],
+      },
+      { alternateParams: perLocale((l) => ({ category: category.slug[l] })), cacheable: true },
+    );
+  });
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { DeliveryOverview } from "../domain/delivery-overview.ts";
+import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { Services } from "../http/services.ts";
+
+/**
+ * The delivery-times overview: a page the server renders whole (it works without
+ * JavaScript), and the same overview as JSON for the delivery-times island, which
+ * fetches it again when the cut-off or midnight passes while the page is open.
+ * When the times cannot be computed both say so (the spec's error text 1), never
+ * showing an empty or out-of-date table.
+ */
+export function deliveryTimesRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+  const { i18n, deliveryTimes } = services;
+
+  const compute = (request: FastifyRequest): DeliveryOverview | undefined => {
+    try {
+      return deliveryTimes.overview(request.locale, services.now());
+    } catch (err) {
+      request.log.error({ err }, "delivery times could not be computed");
+      return undefined;
+    }
+  };
+
+  localizedRoute(app, i18n.routes, live, "deliveryTimes", "GET", async (request, reply) => {
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const overview = compute(request);
+    // The times change at the cut-off and at midnight: never keep a copy.
+    reply.header("cache-control", "no-store");
+    return reply.page(
+      "pages/delivery-times",
+      {
+        title: t("deliveryTimes.title"),
+        description: t("deliveryTimes.description"),
+        cutOff: deliveryTimes.cutOff,
+        deliveryTimes: {
+          overview,
+          endpoint: i18n.routes.pathFor("deliveryTimesData", locale),
+        },
+      },
+      { status: overview ? 200 : 503 },
+    );
+  });
+
+  // As cheap as a page (the overview is computed once per locale and half-day), so not rate limited either.
+  localizedRoute(app, i18n.routes, live, "deliveryTimesData", "GET", async (request, reply) => {
+    const overview = compute(request);
+    reply.header("cache-control", "no-store").header("content-language", request.locale);
+    if (!overview) {
+      return reply.code(503).send({ error: i18n.t[request.locale]("deliveryTimes.unavailable") });
+    }
+    return reply.send(overview);
+  });
+}

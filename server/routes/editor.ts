@@ -1,0 +1,550 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type Orientation, orientations, type Product, type ProductSize } from "../domain/catalogue.ts";
+import { formatPrice } from "../domain/money.ts";
+import { findFormat, formatValue, isPhotoBook } from "../domain/photo-books.ts";
+import { acceptedPhotoTypes } from "../domain/photo-type.ts";
+import { type OptionRequest, resolveOptions } from "../domain/product-options.ts";
+import { tabSlug } from "../domain/tab-slug.ts";
+import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
+import type { FieldError, FormValues } from "../forms/form.ts";
+import { readCartId, writeCartId } from "../http/cart-cookie.ts";
+import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
+import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { readMultipartForm } from "../http/multipart-form.ts";
+import { isAjax } from "../http/pages.ts";
+import type { Services } from "../http/services.ts";
+import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
+import { type Locale, perLocale } from "../i18n/locales.ts";
+import { choiceText } from "../i18n/product-texts.ts";
+import type { Translate } from "../i18n/translate.ts";
+import type { PhotoProject } from "../store/photo-project-repository.ts";
+import { isRandomId } from "../store/random-id.ts";
+import type { Upload } from "../store/upload-repository.ts";
+import { isRejection, type PhotoIntake, type Rejection } from "../uploads/photo-intake.ts";
+import { removePhotoFiles } from "../uploads/photo-storage.ts";
+import { megabytes, uploadLimits } from "../uploads/upload-limits.ts";
+import { rejectionMessage, removedFlash, takeRemovedNotice, uploadView } from "./uploads.ts";
+
+/** What the project page says after a redirect-after-post: how many photos joined, which files did not. */
+interface PhotosNotice {
+  added: number;
+  rejected: Rejection[];
+}
+const flashName = "photos";
+/** The start form's photo picker, as errors name it: the summary links to #editor-photos-input. */
+const photosField = "photos-input";
+
+/** A form field that may come once or several times, as a list of strings. */
+const fieldList = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === "string");
+/** A cookie holds about 4 kB: the first refusals by name, the rest as a count. */
+const maxNamedRejections = 12;
+
+/** The cart's part for lines with a project: cart.ts hands such a post here (issue 8). */
+export interface ProjectCart {
+  add(request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>): Promise<FastifyReply>;
+}
+
+/**
+ * The online photo editor's start: choose a photo book and format (carried over from
+ * the product page), upload photos, and see them laid out one per page on the
+ * project page, from where the book goes into the cart with its project.
+ */
+export function editorRoutes(
+  app: FastifyInstance,
+  services: Services,
+  live: LiveRoutes,
+  intake: PhotoIntake,
+): ProjectCart {
+  const { catalogue, i18n, links, projects, uploads, carts, photoStorage } = services;
+  const books = catalogue.products.filter(isPhotoBook);
+  const money = (cents: number, locale: Locale) => formatPrice(cents, locale);
+
+  const productParam = (locale: Locale) => i18n.t[locale]("editor.query.product");
+  const photoParam = (locale: Locale) => i18n.t[locale]("editor.query.photo");
+  /** The start page for a book and format; with `staged`, the photos already chosen for it (their ids). */
+  const startHref = (
+    locale: Locale,
+    product?: Product,
+    size?: ProductSize,
+    staged: readonly string[] = [],
+  ) => {
+    const path = i18n.routes.pathFor("editorStart", locale);
+    if (!product) return path;
+    const query = new URLSearchParams([[productParam(locale), product.slug[locale]]]);
+    if (size) {
+      const names = links.queryNames(locale);
+      query.set(names.orientation, links.orientationSlug(size.orientation, locale));
+      query.set(names.size, size.id);
+    }
+    for (const id of staged) query.append(photoParam(locale), id);
+    return `${path}?${query}`;
+  };
+  const projectHref = (locale: Locale, projectId: string) =>
+    i18n.routes.pathFor("editorProject", locale, { project: projectId });
+
+  const formatLabel = (size: ProductSize, t: Translate, locale: Locale) => {
+    const label = t("editor.formatOption", {
+      orientation: t(`orientation.${size.orientation}`),
+      size: t("product.size", { size: size.id }),
+      price: money(size.priceCents, locale),
+    });
+    return size.available ? label : t("editor.formatUnavailable", { label });
+  };
+
+  /** The photo book a start address names, by its slug in the page's language (or its id). */
+  const bookFromQuery = (query: Record<string, unknown>, locale: Locale) => {
+    const wanted = query[productParam(locale)];
+    if (typeof wanted !== "string") return undefined;
+    const value = wanted.trim().toLowerCase();
+    return books.find((p) => p.slug[locale] === value || p.id === value);
+  };
+
+  /**
+   * The format the product page chose. Its options form writes the orientation's slug;
+   * the enhanced product page keeps the orientation's id in the field, so both are read.
+   */
+  const formatFromQuery = (product: Product, query: Record<string, unknown>, locale: Locale) => {
+    const names = links.queryNames(locale);
+    const raw = query[names.orientation];
+    const normalized =
+      typeof raw === "string" && (orientations as readonly string[]).includes(raw)
+        ? links.orientationSlug(raw as Orientation, locale)
+        : raw;
+    const wish: OptionRequest = links.readRequest({ ...query, [names.orientation]: normalized }, locale);
+    return resolveOptions(product, wish).choice;
+  };
+
+  const uploadBox = (locale: Locale, staged: Upload[], projectId?: string) => ({
+    url: i18n.routes.pathFor("editorUpload", locale),
+    accept: acceptedPhotoTypes,
+    maxMegabytes: megabytes(uploadLimits.maxFileBytes),
+    perRequest: uploadLimits.maxFilesPerRequest,
+    projectId,
+    staged: staged.map(uploadView),
+  });
+
+  interface StartState {
+    format?: string;
+    staged?: Upload[];
+    /** The notice after a photo was removed from the chosen ones. */
+    removed?: string;
+    errors?: FieldError[];
+    messages?: string[];
+  }
+
+  const showStart = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    product: Product | undefined,
+    chosen: ProductSize | undefined,
+    state: StartState = {},
+    status = 200,
+  ) => {
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const selected = state.format ?? (chosen ? formatValue(chosen) : undefined);
+    return reply.page(
+      "pages/editor-start",
+      {
+        title: product ? t("editor.headingFor", { product: product.name[locale] }) : t("editor.title"),
+        description: t("editor.description"),
+        books: books.map((p) => ({
+          product: p,
+          href: startHref(locale, p),
+          label: t("editor.startWith", { product: p.name[locale] }),
+        })),
+        book: product && {
+          product,
+          heading: t("editor.headingFor", { product: product.name[locale] }),
+          formats: product.sizes.map((s) => ({
+            value: formatValue(s),
+            label: formatLabel(s, t, locale),
+            selected: formatValue(s) === selected,
+            available: s.available,
+          })),
+          productHref: links.product(product, locale),
+          upload: uploadBox(locale, state.staged ?? []),
+          errors: state.errors ?? [],
+          messages: state.messages ?? [],
+          removed: state.removed ?? "",
+        },
+      },
+      {
+        status,
+        noindex: status !== 200,
+        // Someone's chosen photos (and what they removed) are theirs alone.
+        cacheable: status === 200 && (state.staged ?? []).length === 0 && !state.removed,
+        alternateQuery:
+          product && chosen ? perLocale((l) => startHref(l, product, chosen).split("?")[1] ?? "") : undefined,
+      },
+    );
+  };
+
+  localizedRoute(app, i18n.routes, live, "editorStart", "GET", async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const product = bookFromQuery(query, request.locale);
+    const chosen = product ? formatFromQuery(product, query, request.locale) : undefined;
+    // Photos the shopper had chosen before removing one of them without JavaScript (see editorPhotoRemove).
+    const owner = readShopperId(request);
+    const wanted = fieldList(query[photoParam(request.locale)]);
+    const staged = product && owner && wanted.length > 0 ? await stagedUploads(owner, wanted) : [];
+    const removed = takeRemovedNotice(request, reply, i18n.t[request.locale]);
+    if (staged.length > 0 || removed) reply.header("cache-control", "private, no-store");
+    return showStart(request, reply, product, chosen, { staged, removed });
+  });
+
+  /** Shortens a list of refusals to what a cookie can carry. */
+  const notice = (added: number, rejected: Rejection[]): PhotosNotice => ({
+    added,
+    rejected:
+      rejected.length > maxNamedRejections
+        ? [
+            ...rejected.slice(0, maxNamedRejections - 1),
+            {
+              name: `+${rejected.length - maxNamedRejections + 1}`,
+              reason: rejected[rejected.length - 1]?.reason ?? "unreadable",
+            },
+          ]
+        : rejected,
+  });
+
+  /** Staged uploads named by the form (the enhanced uploader's hidden fields), this shopper's only. */
+  const stagedUploads = async (owner: string, ids: readonly string[]) => {
+    const found: Upload[] = [];
+    for (const id of new Set(ids.filter(isRandomId))) {
+      const upload = await uploads.get(owner, id);
+      if (upload && !upload.projectId) found.push(upload);
+    }
+    return found;
+  };
+
+  /**
+   * Attaches photos to a project up to its room; the ones that do not fit stay the
+   * shopper's uploads and are reported.
+   */
+  const attachAll = async (owner: string, project: PhotoProject, photos: Upload[]) => {
+    const room = uploadLimits.maxPhotosPerProject - (await uploads.countInProject(project.id));
+    const attached = await uploads.attach(
+      owner,
+      project.id,
+      photos.map((p) => p.id),
+      room,
+    );
+    const left = photos.filter((p) => !attached.includes(p.id));
+    return {
+      attached: attached.length,
+      rejected: left.map((p): Rejection => ({ name: p.originalName, reason: "projectFull" })),
+    };
+  };
+
+  localizedRoute(
+    app,
+    i18n.routes,
+    live,
+    "editorStart",
+    "POST",
+    async (request, reply) => {
+      const locale = request.locale;
+      const t = i18n.t[locale];
+      const owner = ensureShopperId(request, reply);
+      const bookFor = (fields: Readonly<Record<string, string[]>>) =>
+        books.find((p) => p.id === fields.product?.[0]);
+      // A shopper at the cap starts no new book; files sent with such a post are not kept.
+      const atProjectCap = (await projects.countByOwner(owner)) >= uploadLimits.maxProjectsPerShopper;
+      const received: Array<Upload | Rejection> = [];
+      let filesBeforeProduct = false;
+      const form = await readMultipartForm(app, request, reply, async (file, fields) => {
+        // The form sends the product before its files: a post for no photo book (or one
+        // that names it only after the files) keeps nothing.
+        if (!bookFor(fields)) {
+          filesBeforeProduct = true;
+          return;
+        }
+        if (!atProjectCap) received.push(await intake.receive(owner, file));
+      });
+      if (!form) return reply;
+      const product = bookFor(form.fields);
+      if (!product || filesBeforeProduct) {
+        throw Object.assign(new Error("editor start: unknown photo book"), { statusCode: 400 });
+      }
+      const rejected = received.filter(isRejection);
+      if (form.tooMany) rejected.push({ name: "", reason: "tooMany" });
+      const accepted = received.filter((r): r is Upload => !isRejection(r));
+      const photos = [...(await stagedUploads(owner, form.fields.upload ?? [])), ...accepted];
+
+      const formatField = form.fields.format?.[0] ?? "";
+      const size = findFormat(product, formatField);
+      const errors: FieldError[] = [];
+      if (!size?.available) {
+        errors.push({
+          field: "format",
+          message: size ? t("product.unavailable") : t("editor.formatInvalid"),
+        });
+      }
+      if (atProjectCap) {
+        errors.push({
+          field: photosField,
+          message: t("editor.projectsFull", { count: uploadLimits.maxProjectsPerShopper }),
+        });
+      } else if (photos.length === 0) {
+        errors.push({ field: photosField, message: t("editor.photosRequired") });
+      }
+      if (!size?.available || errors.length > 0) {
+        // Photos that came along are kept (staged), so the shopper only fixes what was asked.
+        const shown = size?.available ? size : (product.sizes.find((s) => s.available) ?? product.sizes[0]);
+        return showStart(
+          request,
+          reply,
+          product,
+          shown,
+          {
+            format: formatField,
+            staged: photos,
+            errors,
+            messages: rejected.map((r) => rejectionMessage(r, t)),
+          },
+          422,
+        );
+      }
+
+      const project = await projects.create(owner, {
+        productId: product.id,
+        orientation: size.orientation,
+        sizeId: size.id,
+      });
+      const result = await attachAll(owner, project, photos);
+      writeFlash(reply, flashName, notice(result.attached, [...rejected, ...result.rejected]));
+      return reply.redirect(projectHref(locale, project.id), 303);
+    },
+    { csrf: false, rateLimit: { max: 60, timeWindow: "1 minute" } },
+  );
+
+  const ownProject = async (request: FastifyRequest) => {
+    const owner = readShopperId(request);
+    const id = (request.params as { project?: string }).project;
+    const project = owner && isRandomId(id) ? await projects.get(owner, id) : undefined;
+    return owner && project ? { owner, project } : undefined;
+  };
+
+  const showProject = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    project: PhotoProject,
+    state: {
+      notice?: PhotosNotice;
+      /** "strand.jpg is verwijderd.", after a page was taken out without JavaScript. */
+      removed?: string;
+      cart?: { values: FormValues; errors: FieldError[] };
+    } = {},
+    status = 200,
+  ) => {
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const product = catalogue.product(project.productId);
+    const size = product?.sizes.find((s) => s.orientation === project.orientation && s.id === project.sizeId);
+    if (!product || !size) {
+      reply.callNotFound();
+      return reply;
+    }
+    const photos = await uploads.listByProject(project.id);
+    const ordered = (await projects.ordered([project.id])).has(project.id);
+    const choice = t("product.choice", {
+      orientation: t(`orientation.${size.orientation}`),
+      size: t("product.size", { size: size.id }),
+    });
+    reply.header("cache-control", "private, no-store");
+    return reply.page(
+      "pages/editor-project",
+      {
+        title: t("editor.project.title", { product: product.name[locale] }),
+        project,
+        product,
+        size,
+        summary: t("editor.project.summary", {
+          product: product.name[locale],
+          choice,
+          price: money(size.priceCents, locale),
+        }),
+        pages: photos.map((photo, i) => ({ ...uploadView(photo), n: i + 1 })),
+        // Pages can be taken out until the book is ordered.
+        removable: !ordered,
+        removed: state.removed ?? "",
+        full: photos.length >= uploadLimits.maxPhotosPerProject,
+        maxPhotos: uploadLimits.maxPhotosPerProject,
+        upload: uploadBox(locale, [], project.id),
+        uploadAction: i18n.routes.pathFor("editorProjectPhotos", locale, { project: project.id }),
+        added: state.notice?.added ?? 0,
+        messages: (state.notice?.rejected ?? []).map((r) => rejectionMessage(r, t)),
+        cart: {
+          form: addToCartForm,
+          maxQuantity,
+          values: state.cart?.values ?? { quantity: "1" },
+          errors: state.cart?.errors ?? [],
+        },
+        startHref: startHref(locale, product, size),
+        uploadsHref: `${i18n.routes.pathFor("subscription", locale)}#${tabSlug(t("subscription.tabs.uploads"))}`,
+      },
+      {
+        status,
+        noindex: true,
+        alternateParams: perLocale(() => ({ project: project.id })),
+      },
+    );
+  };
+
+  localizedRoute(app, i18n.routes, live, "editorProject", "GET", async (request, reply) => {
+    const own = await ownProject(request);
+    if (!own) return reply.callNotFound();
+    return showProject(request, reply, own.project, {
+      notice: takeFlash(request, reply, flashName),
+      removed: takeRemovedNotice(request, reply, i18n.t[request.locale]),
+    });
+  });
+
+  localizedRoute(
+    app,
+    i18n.routes,
+    live,
+    "editorProjectPhotos",
+    "POST",
+    async (request, reply) => {
+      const own = await ownProject(request);
+      if (!own) return reply.callNotFound();
+      const { owner, project } = own;
+      const received: Array<Upload | Rejection> = [];
+      const form = await readMultipartForm(app, request, reply, async (file) => {
+        received.push(await intake.receive(owner, file, project.id));
+      });
+      if (!form) return reply;
+      const rejected = received.filter(isRejection);
+      if (form.tooMany) rejected.push({ name: "", reason: "tooMany" });
+      const direct = received.length - rejected.filter((r) => r.reason !== "tooMany").length;
+      const result = await attachAll(owner, project, await stagedUploads(owner, form.fields.upload ?? []));
+      await projects.touch(project.id);
+      writeFlash(reply, flashName, notice(direct + result.attached, [...rejected, ...result.rejected]));
+      return reply.redirect(`${projectHref(request.locale, project.id)}#preview`, 303);
+    },
+    { csrf: false, rateLimit: { max: 60, timeWindow: "1 minute" } },
+  );
+
+  /**
+   * Removes one of the shopper's photos for good: its row and its files. Posted by a
+   * remove button (a staged photo on the start form, a page of the project, a photo on
+   * the subscription page's uploads tab) or by the uploader with JavaScript (204). A
+   * photo in a book that was ordered stays: production needs it.
+   */
+  localizedRoute(
+    app,
+    i18n.routes,
+    live,
+    "editorPhotoRemove",
+    "POST",
+    async (request, reply) => {
+      const locale = request.locale;
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const id = body.remove;
+      const owner = readShopperId(request);
+      const upload = owner && isRandomId(id) ? await uploads.get(owner, id) : undefined;
+      if (!owner || !upload) return reply.callNotFound();
+      if (upload.projectId && (await projects.ordered([upload.projectId])).size > 0) {
+        throw Object.assign(new Error("photo remove: the photo's book was ordered"), { statusCode: 409 });
+      }
+      if (await uploads.remove(owner, upload.id)) {
+        // The row went first: no list shows a photo whose files are gone.
+        await removePhotoFiles(photoStorage, upload.id).catch((err: unknown) =>
+          request.log.warn({ err, upload: upload.id }, "photo remove: files not deleted"),
+        );
+        if (upload.projectId) await projects.touch(upload.projectId);
+      }
+      reply.header("cache-control", "private, no-store");
+      if (isAjax(request)) return reply.code(204).send();
+
+      writeFlash(reply, removedFlash, { name: upload.originalName });
+      const book = books.find((p) => p.id === fieldList(body.product)[0]);
+      if (book) {
+        // From the start form (its button posts the whole form): back to it, with the photos still chosen.
+        const size = findFormat(book, fieldList(body.format)[0] ?? "");
+        const staged = fieldList(body.upload).filter((u) => u !== upload.id && isRandomId(u));
+        return reply.redirect(startHref(locale, book, size, staged), 303);
+      }
+      if (body.back === "uploads") {
+        const t = i18n.t[locale];
+        return reply.redirect(
+          `${i18n.routes.pathFor("subscription", locale)}#${tabSlug(t("subscription.tabs.uploads"))}`,
+          303,
+        );
+      }
+      if (upload.projectId) return reply.redirect(`${projectHref(locale, upload.projectId)}#preview`, 303);
+      return reply.redirect(i18n.routes.pathFor("editorStart", locale), 303);
+    },
+    { rateLimit: { max: 120, timeWindow: "1 minute" } },
+  );
+
+  /** What the cart's add route does with a project: it must be this shopper's, with photos in it. */
+  const projectCart: ProjectCart = {
+    async add(request, reply, body) {
+      const locale = request.locale;
+      const t = i18n.t[locale];
+      const owner = readShopperId(request);
+      const id = body.project;
+      const project = owner && isRandomId(id) ? await projects.get(owner, id) : undefined;
+      const product = project ? catalogue.product(project.productId) : undefined;
+      const size = product?.sizes.find(
+        (s) => s.orientation === project?.orientation && s.id === project?.sizeId,
+      );
+      const problem = (key: "missing" | "empty" | "unavailable") =>
+        reply.page(
+          "pages/editor-cart-problem",
+          {
+            title: t(key === "empty" ? "editor.cart.emptyTitle" : "editor.cart.missingTitle"),
+            heading: t(key === "empty" ? "editor.cart.emptyTitle" : "editor.cart.missingTitle"),
+            message:
+              key === "unavailable"
+                ? t("product.unavailable")
+                : t(key === "empty" ? "editor.cart.empty" : "editor.cart.missing"),
+            projectHref: project ? projectHref(locale, project.id) : undefined,
+            startHref: startHref(locale),
+          },
+          { status: 422, noindex: true },
+        );
+      if (!project || !product || !size) return problem("missing");
+      if (!size.available) return problem("unavailable");
+      if (project.photoCount === 0) return problem("empty");
+
+      const values = addToCartForm.values(body);
+      const errors = await addToCartForm.validate(values, t);
+      if (errors.length > 0) return showProject(request, reply, project, { cart: { values, errors } }, 422);
+
+      let cartId = readCartId(request);
+      if (!cartId || !(await carts.exists(cartId))) {
+        cartId = await carts.create();
+        writeCartId(reply, cartId);
+      }
+      const item = {
+        productId: product.id,
+        orientation: size.orientation,
+        sizeId: size.id,
+        projectId: project.id,
+      };
+      if (!(await carts.add(cartId, item, Number(values.quantity), maxQuantity))) {
+        const current = (await carts.lines(cartId)).find((l) => l.projectId === project.id)?.quantity ?? 0;
+        const message = t("cart.notices.limit", {
+          product: product.name[locale],
+          choice: choiceText(t, item),
+          max: maxQuantity,
+          current,
+        });
+        return showProject(
+          request,
+          reply,
+          project,
+          { cart: { values, errors: [{ field: "quantity", message }] } },
+          422,
+        );
+      }
+      return reply.redirect(i18n.routes.pathFor("cartContents", locale), 303);
+    },
+  };
+  return projectCart;
+}

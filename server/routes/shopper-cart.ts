@@ -1,0 +1,104 @@
+import type { FastifyRequest } from "fastify";
+import { type CartTotals, cartTotals, type PricedLine, priceLines } from "../domain/cart-pricing.ts";
+import type { CheckoutState } from "../domain/checkout-steps.ts";
+import { countryOfLocale, type DeliveryAddress } from "../domain/delivery-address.ts";
+import { readCartId } from "../http/cart-cookie.ts";
+import type { Services } from "../http/services.ts";
+import type { Locale } from "../i18n/locales.ts";
+import { choiceText } from "../i18n/product-texts.ts";
+import type { PhotoProject } from "../store/photo-project-repository.ts";
+
+/** The shopper's cart as every checkout step needs it: priced lines, address and totals. */
+export interface ShopperCart {
+  cartId: string | undefined;
+  lines: PricedLine[];
+  address: DeliveryAddress | undefined;
+  totals: CartTotals;
+  /** The photo-book projects of the lines that have one, by id, with their photo counts. */
+  projects: ReadonlyMap<string, PhotoProject>;
+}
+
+export async function loadShopperCart(services: Services, request: FastifyRequest): Promise<ShopperCart> {
+  const cartId = readCartId(request);
+  const [stored, address] = cartId
+    ? await Promise.all([services.carts.lines(cartId), services.carts.address(cartId)])
+    : [[], undefined];
+  const projectIds = stored.flatMap((l) => (l.projectId ? [l.projectId] : []));
+  if (projectIds.length === 0) return pricedCart(services, request.locale, cartId, stored, address);
+  const projects = await services.projects.summaries(projectIds);
+  return pricedCart(services, request.locale, cartId, stored, address, projects);
+}
+
+/**
+ * A photo book can only be made from photos: a line whose project lost its last photo (or
+ * the project itself) waits, like a size that cannot be delivered, until the shopper mends it.
+ */
+function hasPhotos(line: PricedLine, projects: ReadonlyMap<string, PhotoProject>): boolean {
+  return !line.projectId || (projects.get(line.projectId)?.photoCount ?? 0) > 0;
+}
+
+export function pricedCart(
+  services: Services,
+  locale: Locale,
+  cartId: string | undefined,
+  stored: Parameters<typeof priceLines>[1],
+  address: DeliveryAddress | undefined,
+  projects: ReadonlyMap<string, PhotoProject> = new Map(),
+): ShopperCart {
+  const lines = priceLines(services.catalogue, stored).map((line) =>
+    line.orderable && !hasPhotos(line, projects) ? { ...line, orderable: false } : line,
+  );
+  // Until the shopper gives an address, VAT and shipping are those of the shop's language's country.
+  const country = address?.country ?? countryOfLocale[locale];
+  return { cartId, lines, address, totals: cartTotals(lines, country), projects };
+}
+
+export function checkoutState(cart: Pick<ShopperCart, "lines" | "address" | "totals">): CheckoutState {
+  return {
+    orderableItems: cart.totals.itemCount,
+    blockedLines: cart.lines.filter((l) => !l.orderable).length,
+    hasAddress: cart.address !== undefined,
+  };
+}
+
+/** A cart line as the templates show it: names and links in the page's language. */
+export interface LineView {
+  line: PricedLine;
+  name: string;
+  choice: string;
+  href: string;
+  /** A photo-book project's line: "Fotoboekproject met 12 foto's" and the project page. */
+  project?: { text: string; href: string };
+  /** Why the line cannot be ordered as it is, when it cannot. */
+  blocked?: string;
+}
+
+export function lineViews(
+  services: Services,
+  locale: Locale,
+  lines: readonly PricedLine[],
+  projects: ReadonlyMap<string, PhotoProject> = new Map(),
+): LineView[] {
+  const t = services.i18n.t[locale];
+  return lines.map((line) => {
+    const project = line.projectId ? projects.get(line.projectId) : undefined;
+    const blocked = line.orderable
+      ? undefined
+      : line.size.available
+        ? t(project ? "editor.cart.noPhotos" : "editor.cart.projectGone")
+        : t("cart.unavailableLine");
+    return {
+      line,
+      name: line.product.name[locale],
+      choice: choiceText(t, line),
+      href: services.links.choice(line.product, line.size, locale),
+      ...(project && {
+        project: {
+          text: t("editor.cart.line", { photos: t("editor.cart.photos", { count: project.photoCount }) }),
+          href: services.i18n.routes.pathFor("editorProject", locale, { project: project.id }),
+        },
+      }),
+      ...(blocked && { blocked }),
+    };
+  });
+}

@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { takeFlash } from "../http/flash-cookie.ts";
+import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { readMultipartForm } from "../http/multipart-form.ts";
+import { isAjax } from "../http/pages.ts";
+import type { Services } from "../http/services.ts";
+import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
+import type { Translate } from "../i18n/translate.ts";
+import { isRandomId } from "../store/random-id.ts";
+import type { Upload } from "../store/upload-repository.ts";
+import { displayName, isRejection, type PhotoIntake, type Rejection } from "../uploads/photo-intake.ts";
+import { thumbnailSide } from "../uploads/photo-processing.ts";
+import { storageKeys } from "../uploads/photo-storage.ts";
+import { megabytes, uploadLimits } from "../uploads/upload-limits.ts";
+
+/** After a photo was removed without JavaScript: its name, for the page the shopper lands on. */
+export const removedFlash = "removed";
+
+/** "strand.jpg is verwijderd." on the page a removal without JavaScript leads to, once; "" otherwise. */
+export function takeRemovedNotice(request: FastifyRequest, reply: FastifyReply, t: Translate): string {
+  const removed = takeFlash<{ name?: unknown }>(request, reply, removedFlash);
+  return typeof removed?.name === "string" ? t("editor.removed", { name: removed.name }) : "";
+}
+
+export const thumbnailPath = (uploadId: string) => `/uploads/${uploadId}/thumbnail.jpg`;
+
+/** An upload as lists and previews show it: its thumbnail's address and size. */
+export function uploadView(upload: Upload) {
+  const scale = Math.min(1, thumbnailSide / Math.max(upload.width, upload.height));
+  return {
+    id: upload.id,
+    name: upload.originalName,
+    createdAt: upload.createdAt,
+    thumbnail: thumbnailPath(upload.id),
+    width: Math.max(1, Math.round(upload.width * scale)),
+    height: Math.max(1, Math.round(upload.height * scale)),
+    projectId: upload.projectId,
+  };
+}
+
+export function uploadViews(
+  uploads: readonly Upload[],
+  projectHref: (params: { project: string }) => string,
+) {
+  return uploads.map((upload) => ({
+    ...uploadView(upload),
+    projectHref: upload.projectId ? projectHref({ project: upload.projectId }) : undefined,
+  }));
+}
+
+/** A refused file in the shopper's words, with the limit it ran into. */
+export function rejectionMessage(rejection: Rejection, t: Translate): string {
+  return t(`editor.rejected.${rejection.reason}`, {
+    name: rejection.name,
+    max: megabytes(uploadLimits.maxFileBytes),
+    projectMax: uploadLimits.maxPhotosPerProject,
+    shopperMax: uploadLimits.maxPhotosPerShopper,
+    perRequest: uploadLimits.maxFilesPerRequest,
+  });
+}
+
+/**
+ * Photos of the shopper's own: their thumbnails (only for the browser that uploaded
+ * them) and the enhanced uploader's one-file-at-a-time endpoint.
+ */
+export function uploadRoutes(
+  app: FastifyInstance,
+  services: Services,
+  live: LiveRoutes,
+  intake: PhotoIntake,
+): void {
+  const { i18n, uploads, projects, photoStorage } = services;
+
+  app.get<{ Params: { upload: string } }>(
+    "/uploads/:upload/thumbnail.jpg",
+    { config: { csrf: false } },
+    async (request, reply) => {
+      const owner = readShopperId(request);
+      const id = request.params.upload;
+      const upload = owner && isRandomId(id) ? await uploads.get(owner, id) : undefined;
+      const data = upload ? await photoStorage.read(storageKeys.thumbnail(upload.id)) : undefined;
+      if (!data) return reply.callNotFound();
+      // Private: a shopper's photos never sit in a shared cache. The id never changes its picture.
+      reply.header("cache-control", "private, max-age=604800, immutable");
+      return reply.type("image/jpeg").send(data);
+    },
+  );
+
+  /**
+   * The enhanced uploader sends each photo on its own, for per-file progress and
+   * cancel; the photo is kept for the shopper and joins a project when the form around
+   * it is sent. The answer is the list item (200) or the reason it was refused (422).
+   */
+  localizedRoute(
+    app,
+    i18n.routes,
+    live,
+    "editorUpload",
+    "POST",
+    async (request, reply) => {
+      const t = i18n.t[request.locale];
+      const owner = ensureShopperId(request, reply);
+      const results: Array<Upload | Rejection> = [];
+      // The project the photo is meant for, when the uploader names it before the file: a full one refuses early.
+      let project: { id: string; photoCount: number } | undefined;
+      const form = await readMultipartForm(app, request, reply, async (file, fields) => {
+        const wanted = fields.project?.[0];
+        if (!project && wanted && isRandomId(wanted)) project = await projects.get(owner, wanted);
+        if (project && project.photoCount >= uploadLimits.maxPhotosPerProject) {
+          results.push({ name: displayName(file.name), reason: "projectFull" });
+          return;
+        }
+        results.push(await intake.receive(owner, file));
+      });
+      if (!form) return reply;
+      const projectId = project?.id;
+
+      if (!isAjax(request)) {
+        // Without JavaScript, photos travel with the editor's own forms; this address is the uploader's.
+        const back = projectId
+          ? i18n.routes.pathFor("editorProject", request.locale, { project: projectId })
+          : i18n.routes.pathFor("editorStart", request.locale);
+        return reply.redirect(back, 303);
+      }
+      reply.header("cache-control", "private, no-store");
+      const rejected = results.filter(isRejection);
+      const accepted = results.filter((r): r is Upload => !isRejection(r));
+      if (form.tooMany) rejected.push({ name: "", reason: "tooMany" });
+      if (accepted.length === 0 && rejected.length === 0) rejected.push({ name: "?", reason: "empty" });
+      return reply.page(
+        "partials/staged-photos",
+        {
+          title: "",
+          staged: accepted.map(uploadView),
+          messages: rejected.map((r) => rejectionMessage(r, t)),
+        },
+        { status: rejected.length > 0 ? 422 : 200 },
+      );
+    },
+    { csrf: false, rateLimit: { max: 120, timeWindow: "1 minute" } },
+  );
+}

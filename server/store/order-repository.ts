@@ -1,0 +1,208 @@
+import type { Kysely } from "kysely";
+import type { DeliveryAddress } from "../domain/delivery-address.ts";
+import { isDeliveryCountry } from "../domain/postcode.ts";
+import type { Locale } from "../i18n/locales.ts";
+import { enqueueMail, type OutgoingMail } from "../mail/outbox.ts";
+import { addressOf, type CartLine, readAddress, readLines, touchCart } from "./cart-repository.ts";
+import type { Schema } from "./schema.ts";
+
+/** Payment is not built yet: every order is stored as waiting for it. */
+export const awaitingPayment = "awaiting_payment";
+
+export interface OrderLine {
+  productId: string;
+  orientation: string;
+  sizeId: string;
+  productName: string;
+  quantity: number;
+  unitCents: number;
+  totalCents: number;
+  /** The photo-book project the line orders, if any: the order keeps it for production. */
+  projectId?: string;
+}
+
+export interface OrderDraft {
+  locale: Locale;
+  address: DeliveryAddress;
+  lines: OrderLine[];
+  subtotalCents: number;
+  shippingCents: number;
+  vatRate: number;
+  vatCents: number;
+  totalCents: number;
+  production: { min: number; max: number };
+}
+
+export interface Order extends OrderDraft {
+  id: number;
+  status: string;
+  createdAt: string;
+}
+
+/** What the cart held when the order was placed, read inside the order's transaction. */
+export interface CartSnapshot {
+  lines: CartLine[];
+  address: DeliveryAddress | undefined;
+}
+
+/**
+ * Turns the cart into an order, or refuses with a reason the route explains to the
+ * shopper (the cart changed since the overview, it is empty, ...). The mail is
+ * composed once the order has its id, so it can name the order number.
+ */
+export type PrepareOrder<R> = (
+  cart: CartSnapshot,
+) => { draft: OrderDraft; mail: (orderId: number) => OutgoingMail } | { refused: R };
+
+export type PlaceResult<R> =
+  | { kind: "placed"; orderId: number }
+  /** This key already made an order: a double submit or a retried request. */
+  | { kind: "existing"; orderId: number }
+  | { kind: "refused"; reason: R }
+  /** The key belongs to another cart's order (a tampered form): nothing was placed. */
+  | { kind: "foreign-key" };
+
+export interface OrderRepository {
+  /**
+   * Places the order for a cart in one transaction: the order, its lines and the
+   * confirmation mail in the outbox are written, and the cart is emptied, or nothing is.
+   * The idempotency key makes a second post with the same key return the first order.
+   */
+  place<R>(cartId: string, idempotencyKey: string, prepare: PrepareOrder<R>): Promise<PlaceResult<R>>;
+  /** An order of this cart; undefined for an unknown id or someone else's order. */
+  find(orderId: number, cartId: string): Promise<Order | undefined>;
+}
+
+async function orderWithKey(db: Kysely<Schema>, key: string) {
+  return db
+    .selectFrom("orders")
+    .select(["id", "cart_id"])
+    .where("idempotency_key", "=", key)
+    .executeTakeFirst();
+}
+
+export function orderRepository(db: Kysely<Schema>): OrderRepository {
+  return {
+    async place(cartId, idempotencyKey, prepare) {
+      const at = new Date().toISOString();
+      try {
+        return await db.transaction().execute(async (trx) => {
+          // Touching the cart row first takes its lock on PostgreSQL: a second order for the
+          // same cart (another tab, another instance) waits here, then finds the cart emptied.
+          // Every cart change takes this lock first too (touchCart), so an add arriving now
+          // waits for the order instead of holding a line this transaction is about to delete.
+          await touchCart(trx, cartId, at);
+          const existing = await orderWithKey(trx, idempotencyKey);
+          if (existing) return existingResult(existing, cartId);
+
+          const prepared = prepare({
+            lines: await readLines(trx, cartId),
+            address: await readAddress(trx, cartId),
+          });
+          if ("refused" in prepared) return { kind: "refused", reason: prepared.refused } as const;
+          const { draft } = prepared;
+          const inserted = await trx
+            .insertInto("orders")
+            .values({
+              idempotency_key: idempotencyKey,
+              cart_id: cartId,
+              locale: draft.locale,
+              status: awaitingPayment,
+              name: draft.address.name,
+              street: draft.address.street,
+              postcode: draft.address.postcode,
+              city: draft.address.city,
+              country: draft.address.country,
+              email: draft.address.email,
+              phone: draft.address.phone ?? null,
+              subtotal_cents: draft.subtotalCents,
+              shipping_cents: draft.shippingCents,
+              vat_rate: draft.vatRate,
+              vat_cents: draft.vatCents,
+              total_cents: draft.totalCents,
+              production_min_days: draft.production.min,
+              production_max_days: draft.production.max,
+              created_at: at,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          const orderId = Number(inserted.id);
+          await trx
+            .insertInto("order_lines")
+            .values(
+              draft.lines.map((line, i) => ({
+                order_id: orderId,
+                position: i + 1,
+                product_id: line.productId,
+                orientation: line.orientation,
+                size_id: line.sizeId,
+                product_name: line.productName,
+                quantity: line.quantity,
+                unit_cents: line.unitCents,
+                total_cents: line.totalCents,
+                project_id: line.projectId ?? null,
+              })),
+            )
+            .execute();
+          await enqueueMail(trx, prepared.mail(orderId));
+          await trx.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
+          // The address went into the order; the cart keeps no copy of it.
+          await trx.deleteFrom("cart_addresses").where("cart_id", "=", cartId).execute();
+          return { kind: "placed", orderId } as const;
+        });
+      } catch (err) {
+        // Two posts with one key at the same moment: the unique key stops the second
+        // insert, and that post answers with the order the first one made.
+        const existing = await orderWithKey(db, idempotencyKey).catch(() => undefined);
+        if (existing) return existingResult(existing, cartId);
+        throw err;
+      }
+    },
+
+    async find(orderId, cartId) {
+      const row = await db
+        .selectFrom("orders")
+        .selectAll()
+        .where("id", "=", orderId)
+        .where("cart_id", "=", cartId)
+        .executeTakeFirst();
+      if (!row || !isDeliveryCountry(row.country)) return undefined;
+      const lines = await db
+        .selectFrom("order_lines")
+        .selectAll()
+        .where("order_id", "=", orderId)
+        .orderBy("position")
+        .execute();
+      return {
+        id: Number(row.id),
+        status: row.status,
+        createdAt: row.created_at,
+        locale: row.locale as Locale,
+        address: addressOf({ ...row, country: row.country }),
+        lines: lines.map((l) => ({
+          productId: l.product_id,
+          orientation: l.orientation,
+          sizeId: l.size_id,
+          productName: l.product_name,
+          quantity: Number(l.quantity),
+          unitCents: Number(l.unit_cents),
+          totalCents: Number(l.total_cents),
+          ...(l.project_id ? { projectId: l.project_id } : {}),
+        })),
+        subtotalCents: Number(row.subtotal_cents),
+        shippingCents: Number(row.shipping_cents),
+        vatRate: Number(row.vat_rate),
+        vatCents: Number(row.vat_cents),
+        totalCents: Number(row.total_cents),
+        production: { min: Number(row.production_min_days), max: Number(row.production_max_days) },
+      };
+    },
+  };
+}
+
+function existingResult<R>(existing: { id: number; cart_id: string }, cartId: string): PlaceResult<R> {
+  // A key is 128 random bits from this cart's own overview; one from another cart is
+  // never honoured, so no shopper can reach someone else's order with it.
+  if (existing.cart_id !== cartId) return { kind: "foreign-key" };
+  return { kind: "existing", orderId: Number(existing.id) };
+}

@@ -1,0 +1,359 @@
+// @vitest-environment happy-dom
+import { screen, within } from "@testing-library/dom";
+import { Eta } from "eta";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { carouselSpec, mount } from "../../islands/carousel/carousel.ts";
+import { brokenImageClass } from "../../islands/image-error/image-error.ts";
+import { paths } from "../../server/app.ts";
+import { renderAttributes } from "../../server/http/html.ts";
+import { loadMessages } from "../../server/i18n/index.ts";
+
+// happy-dom has no layout: every slide measures as wide as the carousel, so each one is
+// a position of its own, and where keen puts the slides cannot be checked here (the
+// Playwright journey in tests/e2e/carousel-share.spec.ts does that in a real browser).
+
+/** A stand-in IntersectionObserver the test drives by hand. */
+class FakeObserver {
+  static all: FakeObserver[] = [];
+  readonly targets = new Set<Element>();
+  constructor(
+    readonly callback: IntersectionObserverCallback,
+    readonly options: IntersectionObserverInit = {},
+  ) {
+    FakeObserver.all.push(this);
+  }
+  observe(target: Element) {
+    this.targets.add(target);
+  }
+  unobserve(target: Element) {
+    this.targets.delete(target);
+  }
+  disconnect() {
+    this.targets.clear();
+  }
+  takeRecords() {
+    return [];
+  }
+  /** The shopper brings the element within the observer's margin. */
+  near(target: Element) {
+    const entry = { target, isIntersecting: true } as IntersectionObserverEntry;
+    this.callback([entry], this as unknown as IntersectionObserver);
+  }
+}
+
+const eta = new Eta({ views: paths.views, autoEscape: true });
+const messages = loadMessages(paths.locales);
+const products = ["photobook-classic", "poster", "canvas", "calendar", "prints-stack"];
+
+/** The real partial, as a page renders it. */
+function render(locale: "nl" | "de", { autoplay = false } = {}): HTMLElement {
+  document.documentElement.lang = locale;
+  document.body.innerHTML = `<main>${eta.render("/partials/carousel", {
+    carousel: {
+      id: "photos",
+      label: locale === "nl" ? "Productfoto's" : "Produktfotos",
+      autoplay,
+      slides: products.map((name) => ({
+        kind: "image",
+        src: `/static/images/products/${name}.svg`,
+        srcset: `/static/images/products/${name}.svg 400w`,
+        sizes: "100vw",
+        alt: name,
+        width: 400,
+        height: 300,
+      })),
+    },
+    attrs: renderAttributes,
+    textsJson: (key: string) => JSON.stringify(messages[locale][key]),
+  })}</main><button type="button">after the carousel</button>`;
+  const root = document.querySelector<HTMLElement>('[data-island="carousel"]');
+  if (!root) throw new Error("the partial rendered no carousel");
+  return root;
+}
+
+const slides = (root: HTMLElement) => [...root.querySelectorAll<HTMLElement>(".carousel__slide")];
+const images = (root: HTMLElement) => slides(root).map((s) => s.querySelector("img") as HTMLImageElement);
+const currentDot = (root: HTMLElement) =>
+  root.querySelector('.carousel__dot[aria-current="true"]')?.getAttribute("aria-label");
+const key = (target: Element, name: string) =>
+  target.dispatchEvent(new KeyboardEvent("keydown", { key: name, bubbles: true, cancelable: true }));
+
+let unmount: (() => void) | undefined;
+beforeEach(() => {
+  vi.stubGlobal("IntersectionObserver", FakeObserver);
+});
+afterEach(() => {
+  unmount?.();
+  unmount = undefined;
+  FakeObserver.all = [];
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  document.body.innerHTML = "";
+});
+
+describe("the carousel's markup, before any script runs", () => {
+  it("is a labelled list that scrolls sideways, keyboard-reachable, with the first image loading at once", () => {
+    const root = render("nl");
+    expect(root.tagName).toBe("SECTION");
+    expect(root.getAttribute("aria-label")).toBe("Productfoto's");
+    const list = root.querySelector("ul.carousel__slides");
+    expect(list?.getAttribute("tabindex")).toBe("0");
+    const [first, ...rest] = images(root);
+    expect(first?.getAttribute("src")).toBe("/static/images/products/photobook-classic.svg");
+    expect(first?.getAttribute("loading")).toBeNull();
+    for (const img of rest) {
+      expect(img.getAttribute("src"), "no download before the island decides").toBeNull();
+      expect(img.dataset.carouselSrc).toMatch(/^\/static\/images\/products\/.+\.svg$/);
+    }
+  });
+
+  it("carries a copy of every later image for shoppers without JavaScript, loaded lazily by the browser", () => {
+    const root = render("nl");
+    const copies = slides(root)
+      .slice(1)
+      .map((slide) => slide.querySelector("noscript")?.innerHTML ?? "");
+    expect(copies).toHaveLength(4);
+    for (const [i, copy] of copies.entries()) {
+      expect(copy).toContain(`src="/static/images/products/${products[i + 1]}.svg"`);
+      expect(copy).toContain('loading="lazy"');
+      expect(copy).toContain(`alt="${products[i + 1]}"`);
+    }
+  });
+
+  it("asks for autoplay every 3000 ms only where the page enables it", () => {
+    expect(render("nl", { autoplay: true }).dataset.carouselAutoplay).toBe("3000");
+    expect(render("nl").dataset.carouselAutoplay).toBeUndefined();
+  });
+});
+
+describe("the carousel island", () => {
+  it("becomes an APG carousel: a region described as a carousel, slides as labelled groups", () => {
+    const root = render("nl");
+    unmount = mount(root);
+    expect(root.classList.contains("carousel--enhanced")).toBe(true);
+    expect(root.getAttribute("aria-roledescription")).toBe("carrousel");
+    const list = root.querySelector(".carousel__slides");
+    expect(list?.getAttribute("role")).toBe("none");
+    expect(list?.hasAttribute("tabindex")).toBe(false);
+    expect(slides(root).map((s) => [s.getAttribute("role"), s.getAttribute("aria-label")])).toEqual([
+      ["group", "1 van 5"],
+      ["group", "2 van 5"],
+      ["group", "3 van 5"],
+      ["group", "4 van 5"],
+      ["group", "5 van 5"],
+    ]);
+    expect(slides(root).every((s) => s.getAttribute("aria-roledescription") === "dia")).toBe(true);
+  });
+
+  it("builds previous and next buttons and a dot per position, named in Dutch", () => {
+    const root = render("nl");
+    unmount = mount(root);
+    const region = within(root);
+    expect(region.getByRole("button", { name: "Vorige" })).toHaveProperty("type", "button");
+    expect(region.getByRole("button", { name: "Volgende" })).toHaveProperty("type", "button");
+    expect([...root.querySelectorAll(".carousel__dot")].map((d) => d.getAttribute("aria-label"))).toEqual([
+      "Dia 1 van 5",
+      "Dia 2 van 5",
+      "Dia 3 van 5",
+      "Dia 4 van 5",
+      "Dia 5 van 5",
+    ]);
+    expect(currentDot(root)).toBe("Dia 1 van 5");
+    expect(region.getByRole("button", { name: "Vorige" }).getAttribute("aria-disabled")).toBe("true");
+    expect(region.getByRole("button", { name: "Volgende" }).getAttribute("aria-disabled")).toBe("false");
+    expect(region.queryByRole("button", { name: "Pauzeren" }), "no autoplay asked for").toBeNull();
+    expect(root.querySelector(".carousel__frame")?.getAttribute("aria-live")).toBe("polite");
+  });
+
+  it("speaks German on German pages", () => {
+    const root = render("de", { autoplay: true });
+    unmount = mount(root);
+    const region = within(root);
+    expect(root.getAttribute("aria-roledescription")).toBe("Karussell");
+    expect(slides(root)[1]?.getAttribute("aria-label")).toBe("2 von 5");
+    expect(slides(root)[1]?.getAttribute("aria-roledescription")).toBe("Folie");
+    expect(region.getByRole("button", { name: "Zurück" })).toBeTruthy();
+    expect(region.getByRole("button", { name: "Weiter" })).toBeTruthy();
+    expect(region.getByRole("button", { name: "Folie 3 von 5" })).toBeTruthy();
+    expect(region.getByRole("button", { name: "Pausieren" })).toBeTruthy();
+  });
+
+  it("moves with the arrow keys and the buttons, and takes slides out of view out of the tab order", async () => {
+    const root = render("nl");
+    unmount = mount(root);
+    expect(slides(root).map((s) => s.hasAttribute("inert"))).toEqual([false, true, true, true, true]);
+
+    key(root.querySelector(".carousel__next") as Element, "ArrowRight");
+    await vi.waitFor(() => expect(currentDot(root)).toBe("Dia 2 van 5"));
+    await vi.waitFor(() =>
+      expect(slides(root).map((s) => s.hasAttribute("inert"))).toEqual([true, false, true, true, true]),
+    );
+
+    (root.querySelector(".carousel__next") as HTMLButtonElement).click();
+    await vi.waitFor(() => expect(currentDot(root)).toBe("Dia 3 van 5"));
+    key(root, "ArrowLeft");
+    await vi.waitFor(() => expect(currentDot(root)).toBe("Dia 2 van 5"));
+    screen.getByRole("button", { name: "Dia 5 van 5" }).click();
+    await vi.waitFor(() => expect(currentDot(root)).toBe("Dia 5 van 5"));
+    expect(root.querySelector(".carousel__next")?.getAttribute("aria-disabled")).toBe("true");
+  });
+
+  it("leaves arrow keys alone in a text field and when a modifier is held", async () => {
+    const root = render("nl");
+    const field = document.createElement("input");
+    slides(root)[0]?.append(field);
+    unmount = mount(root);
+    expect(key(field, "ArrowRight"), "the caret moves in the field").toBe(true);
+    expect(key(root, "ArrowRight"), "elsewhere the carousel takes the key").toBe(false);
+    const withAlt = new KeyboardEvent("keydown", {
+      key: "ArrowLeft",
+      altKey: true,
+      bubbles: true,
+      cancelable: true,
+    });
+    expect(root.dispatchEvent(withAlt), "Alt+ArrowLeft is the browser's back").toBe(true);
+  });
+
+  it("loads a slide's image once it comes within 150 px of the visible part, and no other", () => {
+    const root = render("nl");
+    unmount = mount(root);
+    const observer = FakeObserver.all.at(-1);
+    expect(observer?.options.root).toBe(root.querySelector(".carousel__slides"));
+    expect(observer?.options.rootMargin).toBe(carouselSpec.lazyRootMargin);
+    expect(carouselSpec.lazyRootMargin).toBe("0px 150px");
+    const [, second, third] = images(root);
+    expect(observer?.targets.size).toBe(4);
+
+    observer?.near(second as HTMLImageElement);
+    expect(second?.getAttribute("src")).toBe("/static/images/products/poster.svg");
+    expect(second?.getAttribute("srcset")).toBe("/static/images/products/poster.svg 400w");
+    expect(second?.hasAttribute("data-carousel-src")).toBe(false);
+    expect(observer?.targets.has(second as HTMLImageElement)).toBe(false);
+    expect(third?.getAttribute("src")).toBeNull();
+  });
+
+  it("marks a slide image that fails to load with the shop's error class", () => {
+    const root = render("nl");
+    unmount = mount(root);
+    const [, second] = images(root);
+    FakeObserver.all.at(-1)?.near(second as HTMLImageElement);
+    second?.dispatchEvent(new Event("error"));
+    expect(second?.classList.contains(brokenImageClass)).toBe(true);
+  });
+
+  it("loads every slide image at once in a browser without IntersectionObserver", () => {
+    vi.stubGlobal("IntersectionObserver", undefined);
+    const saved = (window as unknown as Record<string, unknown>).IntersectionObserver;
+    delete (window as unknown as Record<string, unknown>).IntersectionObserver;
+    try {
+      const root = render("nl");
+      unmount = mount(root);
+      expect(images(root).every((img) => img.getAttribute("src")?.endsWith(".svg"))).toBe(true);
+    } finally {
+      (window as unknown as Record<string, unknown>).IntersectionObserver = saved;
+    }
+  });
+
+  it("starts a drag only after the pointer moved more than 3 px sideways", async () => {
+    const root = render("nl", { autoplay: true });
+    unmount = mount(root);
+    const frame = root.querySelector(".carousel__frame") as HTMLElement;
+    const slide = slides(root)[0] as HTMLElement;
+    const clicks: string[] = [];
+    document.addEventListener("click", () => clicks.push("click"));
+    const pointer = (type: string, x: number, y = 100, target: EventTarget = window) =>
+      target.dispatchEvent(
+        new PointerEvent(type, { pointerId: 1, pointerType: "mouse", clientX: x, clientY: y, bubbles: true }),
+      );
+
+    pointer("pointerdown", 200, 100, slide);
+    pointer("pointermove", 203);
+    pointer("pointermove", 197, 102);
+    pointer("pointerup", 197, 102);
+    slide.click();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(currentDot(root), "a 3 px wobble is a tap: nothing moves").toBe("Dia 1 van 5");
+    expect(clicks, "and its click goes through").toEqual(["click"]);
+    expect(within(root).getByRole("button", { name: "Afspelen" }), "pressing stops autoplay").toBeTruthy();
+
+    pointer("pointerdown", 200, 100, frame);
+    pointer("pointermove", 201, 110);
+    pointer("pointermove", 196, 140);
+    pointer("pointerup", 196, 140);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(currentDot(root), "a mostly vertical gesture scrolls the page").toBe("Dia 1 van 5");
+
+    // Every slide here measures 1 px (no layout), so 4 px to the left is four slides on.
+    pointer("pointerdown", 200, 100, slide);
+    pointer("pointermove", 196);
+    expect(currentDot(root), "4 px sideways is a drag").toBe("Dia 5 van 5");
+    pointer("pointerup", 196);
+    slide.click();
+    expect(clicks, "the click that ends a drag opens nothing").toEqual(["click"]);
+    await new Promise((r) => setTimeout(r, 0));
+    slide.click();
+    expect(clicks, "a later click is the shopper's own").toEqual(["click", "click"]);
+  });
+
+  it("leaves dragging to its own threshold: keen's raw mouse dragging, which has none, stays off", async () => {
+    const root = render("nl");
+    unmount = mount(root);
+    const slide = slides(root)[0] as HTMLElement;
+    // keen reads pageX, which happy-dom's mouse events lack: give them the browser's value.
+    const mouse = (type: string, x: number) => {
+      const event = new MouseEvent(type, { clientX: x, clientY: 100, bubbles: true });
+      Object.defineProperties(event, { pageX: { value: x }, pageY: { value: 100 } });
+      slide.dispatchEvent(event);
+    };
+    mouse("mousedown", 300);
+    mouse("mousemove", 250);
+    mouse("mousemove", 100);
+    mouse("mouseup", 100);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(currentDot(root)).toBe("Dia 1 van 5");
+  });
+
+  it("gives the list back as it was when unmounted", () => {
+    const root = render("nl", { autoplay: true });
+    mount(root)();
+    expect(root.classList.contains("carousel--enhanced")).toBe(false);
+    expect(root.querySelector(".carousel__controls")).toBeNull();
+    expect(root.querySelector(".carousel__slides")?.getAttribute("tabindex")).toBe("0");
+    expect(slides(root).some((s) => s.hasAttribute("role") || s.hasAttribute("inert"))).toBe(false);
+  });
+});
+
+describe("the carousel's autoplay on the page", () => {
+  it("puts a pause button first, keeps the live region quiet while it turns, and stops for good on a key", async () => {
+    const root = render("nl", { autoplay: true });
+    unmount = mount(root);
+    const controls = root.querySelector(".carousel__controls");
+    const pause = within(root).getByRole("button", { name: "Pauzeren" });
+    expect(controls?.firstElementChild).toBe(pause);
+    const frame = root.querySelector(".carousel__frame");
+    expect(frame?.getAttribute("aria-live")).toBe("off");
+
+    await vi.waitFor(() => expect(currentDot(root)).toBe("Dia 2 van 5"), { timeout: 4000 });
+    key(root, "ArrowRight");
+    expect(pause.textContent, "the shopper used it: autoplay is over").toBe("Afspelen");
+    expect(frame?.getAttribute("aria-live")).toBe("polite");
+  });
+
+  it("stops for good when the shopper presses on the slides (a tap or a drag)", () => {
+    const root = render("nl", { autoplay: true });
+    unmount = mount(root);
+    slides(root)[0]?.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, pointerId: 2 }));
+    expect(within(root).getByRole("button", { name: "Afspelen" })).toBeTruthy();
+  });
+
+  it("does not play by itself for a shopper who prefers reduced motion", () => {
+    vi.stubGlobal(
+      "matchMedia",
+      (query: string) => ({ matches: query.includes("reduce"), media: query }) as MediaQueryList,
+    );
+    const root = render("nl", { autoplay: true });
+    unmount = mount(root);
+    expect(within(root).getByRole("button", { name: "Afspelen" })).toBeTruthy();
+    expect(root.querySelector(".carousel__frame")?.getAttribute("aria-live")).toBe("polite");
+  });
+});

@@ -1,0 +1,568 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cartRepository } from "../../server/store/cart-repository.ts";
+import { type TestShop, testShop } from "../support/app.ts";
+import { type Shopper, shopper, textOf } from "../support/shopper.ts";
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await testShop();
+});
+afterAll(() => shop.close());
+
+const nl = {
+  contents: "/winkelwagen/inhoud",
+  address: "/winkelwagen/adres",
+  overview: "/winkelwagen/overzicht",
+  product: "/assortiment/fotoboeken/exclusief-fotoboek",
+};
+const de = {
+  contents: "/einkaufswagen/inhalt",
+  address: "/einkaufswagen/adresse",
+  overview: "/einkaufswagen/uebersicht",
+  product: "/sortiment/fotobuecher/exklusives-fotobuch",
+};
+const book = { product: "exclusive-photobook", orientation: "portrait", size: "21x30" };
+const prints = { product: "classic-prints", orientation: "landscape", size: "15x10" };
+const anna = {
+  name: "Anna de Vries",
+  street: "Dorpsstraat 12",
+  postcode: "1234ab",
+  city: "Utrecht",
+  country: "NL",
+  email: "anna@example.nl",
+  phone: "06 12345678",
+};
+
+const main = (html: string) => /<main[\s\S]*<\/main>/.exec(html)?.[0] ?? html;
+const field = (html: string, name: string) =>
+  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? "";
+
+async function withCart(paths = nl, lines = [{ ...book, quantity: "2" }]): Promise<Shopper> {
+  const s = await shopper(shop.app, paths.product);
+  for (const line of lines) expect((await s.post(paths.contents, line)).statusCode).toBe(303);
+  return s;
+}
+
+async function readyToOrder(paths = nl, address: Record<string, string> = anna): Promise<Shopper> {
+  const s = await withCart(paths);
+  expect((await s.post(paths.address, address)).statusCode).toBe(303);
+  return s;
+}
+
+/** Opens the overview and posts its place-order form as it is. */
+async function placeOrder(s: Shopper, paths = nl) {
+  const overview = await s.get(paths.overview);
+  expect(overview.statusCode).toBe(200);
+  const form = {
+    orderKey: field(overview.body, "orderKey"),
+    fingerprint: field(overview.body, "fingerprint"),
+  };
+  return { form, res: await s.post(paths.overview, form) };
+}
+
+const db = () => shop.database.db;
+const ordersOf = (email: string) =>
+  db().selectFrom("orders").selectAll().where("email", "=", email).execute();
+/** Mails queued for this address, with the no-break spaces of money amounts read as spaces. */
+const mailsTo = async (email: string) =>
+  (await db().selectFrom("outbox").selectAll().where("to_address", "=", email).execute()).map((m) => ({
+    ...m,
+    text_body: m.text_body.replace(/\u00a0/g, " "),
+  }));
+
+describe("the steps guard their order", () => {
+  it("the address step with an empty cart goes back to the contents", async () => {
+    const s = await shopper(shop.app);
+    for (const url of [nl.address, nl.overview]) {
+      const res = await s.get(url);
+      expect(res.statusCode, url).toBe(303);
+      expect(res.headers.location).toBe(nl.contents);
+    }
+  });
+
+  it("the overview without an address goes to the address step", async () => {
+    const s = await withCart();
+    const res = await s.get(nl.overview);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(nl.address);
+  });
+
+  it("a posted address without anything in the cart is not saved, and leads back to the contents", async () => {
+    const s = await shopper(shop.app);
+    const res = await s.post(nl.address, { ...anna, email: "empty-cart@example.nl" });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(nl.contents);
+    expect(
+      await db()
+        .selectFrom("cart_addresses")
+        .selectAll()
+        .where("email", "=", "empty-cart@example.nl")
+        .execute(),
+    ).toEqual([]);
+  });
+
+  it("an invalid address posted without anything in the cart also leads back to the contents", async () => {
+    const s = await shopper(shop.app);
+    const res = await s.post(nl.address, { ...anna, postcode: "12", email: "not an address" });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(nl.contents);
+  });
+});
+
+describe("the address step", () => {
+  it("asks for name, street and number, postcode, city, country, e-mail and an optional phone number", async () => {
+    const s = await withCart();
+    const res = await s.get(nl.address);
+    expect(res.statusCode).toBe(200);
+    const html = main(res.body);
+    for (const [name, label] of [
+      ["name", "Naam"],
+      ["street", "Straat en huisnummer"],
+      ["postcode", "Postcode"],
+      ["city", "Plaats"],
+      ["country", "Land"],
+      ["email", "E-mailadres"],
+      ["phone", "Telefoonnummer (niet verplicht)"],
+    ]) {
+      expect(html).toContain(`<label class="form-label" for="address-${name}">${label}</label>`);
+    }
+    // The country of the shop's language is chosen already; the postcode is checked remotely for it.
+    expect(html).toContain('<option value="NL" selected>Nederland</option>');
+    expect(html).toContain('data-val-remote-url="/api/postcode-controle"');
+    expect(html).toContain('data-val-remote-additionalfields="country"');
+    expect(html).toContain('aria-current="step"');
+  });
+
+  it("in German, with Germany chosen and German labels", async () => {
+    const s = await withCart(de);
+    const html = main((await s.get(de.address)).body);
+    expect(html).toContain('<option value="DE" selected>Deutschland</option>');
+    expect(html).toContain(">Straße und Hausnummer</label>");
+    expect(html).toContain(">Telefonnummer (optional)</label>");
+    expect(textOf(html)).not.toMatch(/Straat|Plaats|verplicht/);
+  });
+
+  it("refuses bad input with a message per field and in the summary, keeping every value", async () => {
+    const s = await withCart();
+    const typed = {
+      ...anna,
+      name: "",
+      street: "Dorpsstraat",
+      postcode: "10115",
+      email: "anna@",
+      phone: "bel me",
+    };
+    for (const ajax of [false, true]) {
+      const res = await s.post(nl.address, typed, { ajax });
+      expect(res.statusCode).toBe(422);
+      const html = main(res.body);
+      for (const message of [
+        "Dit is een verplicht veld.",
+        "Vul ook je huisnummer in.",
+        "Vul een Nederlandse postcode in, zoals 1234 AB.",
+        "Vul hier een geldig e-mailadres in.",
+        "Vul een telefoonnummer in van 6 tot 20 tekens",
+      ]) {
+        expect(html).toContain(message);
+      }
+      expect(html).toContain(
+        '<li><a href="#address-postcode">Vul een Nederlandse postcode in, zoals 1234 AB.</a></li>',
+      );
+      for (const value of ["Dorpsstraat", "10115", "Utrecht", "anna@", "bel me"])
+        expect(html).toContain(`value="${value}"`);
+      expect(html).toContain('<option value="NL" selected>');
+    }
+    expect((await s.get(nl.overview)).headers.location).toBe(nl.address);
+  });
+
+  it("checks the postcode for the chosen country: five digits for Germany", async () => {
+    const s = await withCart();
+    const res = await s.post(nl.address, { ...anna, country: "DE", postcode: "1234 AB" });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain("Vul een Duitse postcode in van vijf cijfers, zoals 10115.");
+    const unknown = await s.post(nl.address, { ...anna, country: "BE" });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.body).toContain("Kies een van de mogelijkheden.");
+  });
+
+  it("saves a good address on the cart, postcode as the post office writes it, and goes on to the overview", async () => {
+    const s = await withCart();
+    const res = await s.post(nl.address, anna);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(nl.overview);
+    const again = main((await s.get(nl.address)).body);
+    expect(again).toContain('value="1234 AB"');
+    expect(again).toContain('value="Anna de Vries"');
+  });
+});
+
+describe("the overview", () => {
+  it("shows the lines, the address, the expected production time, the totals and says payment comes later", async () => {
+    const s = await readyToOrder();
+    const res = await s.get(nl.overview);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toBe("private, no-store");
+    const text = textOf(main(res.body));
+    expect(text).toContain("Controleer je bestelling");
+    expect(text).toContain("Exclusief fotoboek Staand, 21x30 cm 2 × € 49,99 Totaal: € 99,98");
+    expect(text).toContain("Anna de Vries Dorpsstraat 12 1234 AB Utrecht Nederland");
+    expect(text).toContain("E-mail: anna@example.nl Telefoon: 06 12345678");
+    expect(text).toContain("Verwachte levering Productietijd: 3 tot 5 werkdagen.");
+    expect(text).toContain("Totaal € 99,98");
+    expect(text).toContain("„Wacht op betaling”");
+    expect(res.body).toMatch(
+      /<button class="button button--large" type="submit">Bestelling plaatsen<\/button>/,
+    );
+    expect(field(res.body, "orderKey")).toMatch(/^[\w-]{22}$/);
+  });
+
+  it("says when the parcel is sent and delivered if ordered now, from the delivery-times computation", async () => {
+    // Monday 23 November 2026, 10:00 in Amsterdam: before the cut-off, so production starts today.
+    const monday = await testShop({ now: () => new Date("2026-11-23T09:00:00Z") });
+    try {
+      const s = await shopper(monday.app, nl.product);
+      await s.post(nl.contents, { ...book, quantity: "1" });
+      await s.post(nl.address, anna);
+      const text = textOf(main((await s.get(nl.overview)).body));
+      // Three to five working days from Monday (production starts the day it is ordered), then
+      // one working day with the carrier.
+      expect(text).toContain(
+        "Verzonden: woensdag 25 – vrijdag 27 november Bezorgd: donderdag 26 – maandag 30 november " +
+          "Bij bestelling vandaag vóór 15:00 uur.",
+      );
+    } finally {
+      await monday.close();
+    }
+  });
+
+  it("gives the slowest product's production time for the whole order", async () => {
+    const s = await withCart(nl, [
+      { ...prints, quantity: "5" },
+      { product: "classic-photobook", orientation: "landscape", size: "20x15", quantity: "1" },
+    ]);
+    await s.post(nl.address, anna);
+    expect(textOf((await s.get(nl.overview)).body)).toContain("Productietijd: 4 tot 6 werkdagen.");
+  });
+
+  it("in German, orders with the button German law asks for", async () => {
+    const s = await readyToOrder(de, { ...anna, postcode: "10115", city: "Berlin", country: "DE" });
+    const res = await s.get(de.overview);
+    const text = textOf(main(res.body));
+    expect(text).toContain("Bestellung prüfen");
+    expect(text).toContain("Produktionszeit: 3 bis 5 Werktage.");
+    expect(text).toContain("Darin enthaltene MwSt. (19 %)");
+    expect(text).toContain("Zahlungspflichtig bestellen");
+    expect(text).not.toMatch(/Bestelling|Verzend|werkdag/);
+  });
+});
+
+describe("placing the order", () => {
+  it("stores the order awaiting payment, queues the confirmation mail, empties the cart and confirms with the number", async () => {
+    const email = "place@example.nl";
+    const s = await readyToOrder(nl, { ...anna, email });
+    const { res } = await placeOrder(s);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toMatch(/^\/bestelling\/1\d{5}$/);
+    const number = res.headers.location?.split("/").pop() ?? "";
+
+    const [order] = await ordersOf(email);
+    expect(order).toMatchObject({
+      status: "awaiting_payment",
+      locale: "nl",
+      postcode: "1234 AB",
+      country: "NL",
+    });
+    expect(Number(order?.total_cents)).toBe(9998);
+    expect(Number(order?.vat_cents)).toBe(1735);
+    const lines = await db()
+      .selectFrom("order_lines")
+      .selectAll()
+      .where("order_id", "=", Number(order?.id))
+      .execute();
+    expect(lines).toMatchObject([
+      { product_id: "exclusive-photobook", product_name: "Exclusief fotoboek", size_id: "21x30" },
+    ]);
+    expect(lines.map((l) => Number(l.quantity))).toEqual([2]);
+
+    const [mail] = await mailsTo(email);
+    expect(mail).toMatchObject({ kind: "order-confirmation", locale: "nl", sent_at: null });
+    expect(mail?.subject).toBe(`Je bestelling ${number} bij Fotohoek`);
+    expect(mail?.text_body).toContain("Beste Anna de Vries,");
+    expect(mail?.text_body).toContain("2 × Exclusief fotoboek (Staand, 21x30 cm): € 99,98");
+    expect(mail?.text_body).toContain("Status: Wacht op betaling");
+    expect(mail?.text_body).toContain("1234 AB Utrecht");
+
+    const confirmation = await s.get(res.headers.location ?? "");
+    expect(confirmation.statusCode).toBe(200);
+    const text = textOf(main(confirmation.body));
+    expect(text).toContain("Bedankt voor je bestelling!");
+    expect(text).toContain(`Je bestelnummer is ${number}.`);
+    expect(text).toContain("Status Wacht op betaling");
+    expect(text).toContain(`We sturen een bevestiging naar ${email}.`);
+    expect(confirmation.body).toMatch(/class="cart-link__count"[^>]*data-count="0"/);
+
+    const cart = await s.get(nl.contents);
+    expect(textOf(main(cart.body))).toContain("Je winkelwagen is leeg");
+    // The address went with the order: the next order starts from a clean form.
+    await s.post(nl.contents, { ...book, quantity: "1" });
+    expect((await s.get(nl.overview)).headers.location).toBe(nl.address);
+  });
+
+  it("wakes the mail sender once the order is placed, so the confirmation goes out at once", async () => {
+    let wakes = 0;
+    const own = await testShop({ mailQueued: () => wakes++ });
+    const s = await shopper(own.app, nl.product);
+    expect((await s.post(nl.contents, { ...book, quantity: "1" })).statusCode).toBe(303);
+    expect((await s.post(nl.address, anna)).statusCode).toBe(303);
+    expect(wakes).toBe(0);
+    const overview = await s.get(nl.overview);
+    const form = {
+      orderKey: field(overview.body, "orderKey"),
+      fingerprint: field(overview.body, "fingerprint"),
+    };
+    expect((await s.post(nl.overview, form)).statusCode).toBe(303);
+    expect(wakes).toBe(1);
+    // A retried post finds the order it already made: no new mail, nothing to wake.
+    expect((await s.post(nl.overview, form)).statusCode).toBe(303);
+    expect(wakes).toBe(1);
+    await own.close();
+  });
+
+  it("renews the cart cookie when the address is saved and the order placed, so the confirmation stays reachable", async () => {
+    const s = await withCart();
+    const renewed = (res: { cookies: Array<{ name: string; value: string; maxAge?: number }> }) =>
+      res.cookies.find((c) => c.name === "cart");
+    const cookie = s.cookies.get("cart");
+    const saved = await s.post(nl.address, anna);
+    expect(renewed(saved)).toMatchObject({ value: cookie, maxAge: 60 * 60 * 24 * 60 });
+    const { res } = await placeOrder(s);
+    expect(res.statusCode).toBe(303);
+    expect(renewed(res)).toMatchObject({ value: cookie, maxAge: 60 * 60 * 24 * 60 });
+  });
+
+  it("with a tampered cart cookie, places no order for the cart it names and leads to the contents", async () => {
+    const email = "victim@example.nl";
+    const victim = await readyToOrder(nl, { ...anna, email });
+    const overview = await victim.get(nl.overview);
+    const form = {
+      orderKey: field(overview.body, "orderKey"),
+      fingerprint: field(overview.body, "fingerprint"),
+    };
+    const cartId = shop.app.unsignCookie(victim.cookies.get("cart") ?? "").value ?? "";
+    const attacker = await shopper(shop.app);
+    for (const forged of [`${cartId}.${"A".repeat(43)}`, cartId, `${victim.cookies.get("cart")}x`]) {
+      attacker.cookies.set("cart", forged);
+      const res = await attacker.post(nl.overview, form);
+      expect(res.statusCode, forged).toBe(303);
+      expect(res.headers.location).toBe(nl.contents);
+    }
+    expect(await ordersOf(email)).toHaveLength(0);
+    expect(await cartRepository(db()).itemCount(cartId)).toBe(2);
+  });
+
+  it("a double submit or a retried request makes one order and one mail, and both land on its confirmation", async () => {
+    const email = "twice@example.nl";
+    const s = await readyToOrder(nl, { ...anna, email });
+    const { form, res } = await placeOrder(s);
+    const again = await s.post(nl.overview, form);
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe(res.headers.location);
+    const atOnce = await Promise.all([s.post(nl.overview, form), s.post(nl.overview, form)]);
+    expect(atOnce.map((r) => r.headers.location)).toEqual([res.headers.location, res.headers.location]);
+    expect(await ordersOf(email)).toHaveLength(1);
+    expect(await mailsTo(email)).toHaveLength(1);
+  });
+
+  it("two clicks at once on a fresh overview still make one order", async () => {
+    const email = "double-click@example.nl";
+    const s = await readyToOrder(nl, { ...anna, email });
+    const overview = await s.get(nl.overview);
+    const form = {
+      orderKey: field(overview.body, "orderKey"),
+      fingerprint: field(overview.body, "fingerprint"),
+    };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => s.post(nl.overview, form)));
+    expect(new Set(answers.map((r) => r.headers.location)).size).toBe(1);
+    expect(await ordersOf(email)).toHaveLength(1);
+  });
+
+  it("when the cart changed after the overview (another tab), shows the overview again instead of ordering", async () => {
+    const email = "changed@example.nl";
+    const s = await readyToOrder(nl, { ...anna, email });
+    const overview = await s.get(nl.overview);
+    await s.post(nl.contents, { ...prints, quantity: "3" });
+    const res = await s.post(nl.overview, {
+      orderKey: field(overview.body, "orderKey"),
+      fingerprint: field(overview.body, "fingerprint"),
+    });
+    expect(res.statusCode).toBe(422);
+    const text = textOf(main(res.body));
+    expect(text).toContain("Je winkelwagen of adres is intussen veranderd.");
+    expect(text).toContain("Klassieke fotoafdrukken");
+    expect(field(res.body, "orderKey")).not.toBe(field(overview.body, "orderKey"));
+    expect(await ordersOf(email)).toHaveLength(0);
+  });
+
+  it("refuses a form with a missing or malformed key without ordering", async () => {
+    const email = "badkey@example.nl";
+    const s = await readyToOrder(nl, { ...anna, email });
+    const overview = await s.get(nl.overview);
+    for (const orderKey of ["", "short", "x".repeat(200)]) {
+      const res = await s.post(nl.overview, { orderKey, fingerprint: field(overview.body, "fingerprint") });
+      expect(res.statusCode).toBe(422);
+    }
+    expect(await ordersOf(email)).toHaveLength(0);
+  });
+
+  it("with an empty cart, or without an address, goes to the step that is missing", async () => {
+    const empty = await shopper(shop.app);
+    const key = { orderKey: "a".repeat(22), fingerprint: "x" };
+    expect((await empty.post(nl.overview, key)).headers.location).toBe(nl.contents);
+    const noAddress = await withCart();
+    expect((await noAddress.post(nl.overview, key)).headers.location).toBe(nl.address);
+  });
+
+  it("shows the confirmation only to the browser that ordered", async () => {
+    const s = await readyToOrder(nl, { ...anna, email: "mine@example.nl" });
+    const { res } = await placeOrder(s);
+    const url = res.headers.location ?? "";
+    const stranger = await shopper(shop.app);
+    expect((await stranger.get(url)).statusCode).toBe(404);
+    expect((await s.get("/bestelling/999999999")).statusCode).toBe(404);
+    expect((await s.get("/bestelling/abc")).statusCode).toBe(404);
+    // The same order in German, at its German address.
+    const german = await s.get(url.replace("/bestelling/", "/bestellung/"));
+    expect(german.statusCode).toBe(200);
+    expect(textOf(main(german.body))).toContain("Ihre Bestellnummer lautet");
+  });
+
+  it("in German: the order, its mail and its confirmation are in German", async () => {
+    const email = "bestellung@example.de";
+    const s = await readyToOrder(de, { ...anna, postcode: "10115", city: "Berlin", country: "DE", email });
+    const { res } = await placeOrder(s, de);
+    expect(res.headers.location).toMatch(/^\/bestellung\/\d+$/);
+    const [mail] = await mailsTo(email);
+    expect(mail?.locale).toBe("de");
+    expect(mail?.subject).toMatch(/^Ihre Bestellung \d+ bei Fotohoek$/);
+    expect(mail?.text_body).toContain("Guten Tag Anna de Vries,");
+    expect(mail?.text_body).toContain("2 × Exklusives Fotobuch (Hochformat, 21x30 cm): 99,98 €");
+    expect(mail?.text_body).toContain("Status: Zahlung ausstehend");
+    expect(mail?.text_body).toContain("10115 Berlin");
+    expect(mail?.text_body).not.toMatch(/Beste |bestelling|Verzend|werkdag/);
+    const text = textOf(main((await s.get(res.headers.location ?? "")).body));
+    expect(text).toContain("Vielen Dank für Ihre Bestellung!");
+    expect(text).toContain("Zahlung ausstehend");
+  });
+});
+
+describe("when the database fails", () => {
+  it("the cart pages show a localized page with how to reach customer service, never a stack trace", async () => {
+    const broken = await testShop();
+    const s = await shopper(broken.app);
+    expect((await s.post(nl.contents, { ...book, quantity: "1" })).statusCode).toBe(303);
+    await broken.database.close();
+    for (const [url, title] of [
+      [nl.contents, "Je winkelwagen is even niet bereikbaar"],
+      [de.contents, "Ihr Einkaufswagen ist gerade nicht erreichbar"],
+      [nl.address, "Je winkelwagen is even niet bereikbaar"],
+      [de.overview, "Ihr Einkaufswagen ist gerade nicht erreichbar"],
+    ] as const) {
+      const res = await s.get(url);
+      expect(res.statusCode, url).toBe(503);
+      expect(res.body).toContain(title);
+      expect(res.body).not.toMatch(/at \w+ \(|SqliteError|TypeError/);
+    }
+    const nlPage = main((await s.get(nl.contents)).body);
+    expect(nlPage).toContain('href="mailto:klantenservice@fotohoek.nl"');
+    expect(nlPage).toContain('href="tel:+31851234567"');
+    const dePage = main((await s.get(de.contents)).body);
+    expect(dePage).toContain('href="mailto:kundenservice@fotohoek.de"');
+    expect(textOf(dePage)).toContain("Wenden Sie sich an den Kundenservice:");
+    const add = await s.post(nl.contents, { ...book, quantity: "1" });
+    expect(add.statusCode).toBe(503);
+    await broken.close();
+  });
+
+  it("with JavaScript, a cart change answers with the message and customer service in place of the region", async () => {
+    const broken = await testShop();
+    const s = await shopper(broken.app);
+    expect((await s.post(nl.contents, { ...book, quantity: "1" })).statusCode).toBe(303);
+    await broken.database.close();
+    for (const [fields, retry] of [
+      // From the product page: "try again" leads back to the option the shopper chose.
+      [
+        { ...book, quantity: "1" },
+        "/assortiment/fotoboeken/exclusief-fotoboek?orientatie=staand&amp;formaat=21x30",
+      ],
+      [{ ...prints, quantity: "1", from: "cart" }, nl.contents],
+      [{ ...book, quantity: "3", intent: "update" }, nl.contents],
+      [{ ...book, intent: "remove" }, nl.contents],
+    ] as const) {
+      const res = await s.post(nl.contents, fields, { ajax: true });
+      expect(res.statusCode, JSON.stringify(fields)).toBe(503);
+      // The ajax behaviour shows an error answer only when it is marked as the fragment.
+      expect(res.headers["x-ajax-fragment"]).toBe("true");
+      expect(res.body).not.toContain("<html");
+      expect(res.body).toMatch(/role="alert"[\s\S]*Je winkelwagen is even niet bereikbaar/);
+      expect(textOf(res.body)).toContain(
+        "Wat al in je winkelwagen zat en bestellingen die je hebt geplaatst, blijven bewaard.",
+      );
+      expect(res.body).toContain('href="mailto:klantenservice@fotohoek.nl"');
+      expect(res.body).toContain(`<a class="button" href="${retry}">Opnieuw proberen</a>`);
+    }
+    const german = await s.post(de.contents, { ...book, quantity: "1" }, { ajax: true });
+    expect(german.statusCode).toBe(503);
+    expect(textOf(german.body)).toContain("Ihr Einkaufswagen ist gerade nicht erreichbar");
+    expect(german.body).toContain('href="mailto:kundenservice@fotohoek.de"');
+    expect(german.body).toContain('href="/sortiment/fotobuecher/exklusives-fotobuch?');
+    expect(textOf(german.body)).not.toMatch(/winkelwagen|klantenservice/i);
+    await broken.close();
+  });
+
+  it("a posted address comes back whole, with a message, when it cannot be saved", async () => {
+    const broken = await testShop();
+    const s = await shopper(broken.app);
+    expect((await s.post(nl.contents, { ...book, quantity: "1" })).statusCode).toBe(303);
+    await broken.database.close();
+    const res = await s.post(nl.address, anna);
+    expect(res.statusCode).toBe(503);
+    const html = main(res.body);
+    expect(textOf(html)).toContain(
+      "Door een storing konden we je adres nu niet opslaan. Alles wat je invulde staat er nog",
+    );
+    for (const value of [
+      "Anna de Vries",
+      "Dorpsstraat 12",
+      "1234ab",
+      "Utrecht",
+      "anna@example.nl",
+      "06 12345678",
+    ]) {
+      expect(html).toContain(`value="${value}"`);
+    }
+    await broken.close();
+  });
+
+  it("an order whose mail cannot be queued is not placed at all, and the cart keeps everything", async () => {
+    const broken = await testShop();
+    const s = await shopper(broken.app);
+    await s.post(nl.contents, { ...book, quantity: "2" });
+    await s.post(nl.address, anna);
+    const overview = await s.get(nl.overview);
+    // The outbox fails inside the order's transaction: the order must go with it.
+    await sql`drop table outbox`.execute(broken.database.db);
+    const res = await s.post(nl.overview, {
+      orderKey: field(overview.body, "orderKey"),
+      fingerprint: field(overview.body, "fingerprint"),
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.body).toContain("Je winkelwagen is even niet bereikbaar");
+    expect(await broken.database.db.selectFrom("orders").selectAll().execute()).toEqual([]);
+    const cartId = broken.app.unsignCookie(s.cookies.get("cart") ?? "").value ?? "";
+    const carts = cartRepository(broken.database.db);
+    expect(await carts.itemCount(cartId)).toBe(2);
+    expect(await carts.address(cartId)).toMatchObject({ email: "anna@example.nl" });
+    await broken.close();
+  });
+});

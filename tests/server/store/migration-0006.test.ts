@@ -1,0 +1,83 @@
+import { randomBytes } from "node:crypto";
+import { type Kysely, Migrator } from "kysely";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { cartRepository } from "../../../server/store/cart-repository.ts";
+import { type Database, openDatabase } from "../../../server/store/database.ts";
+import { migrateToLatest, migrations } from "../../../server/store/migrate.ts";
+
+/** Databases left at the migration before issue 8's, as a shop running today would be. */
+const targets: Array<{ name: string; open(): Promise<{ database: Database; cleanup(): Promise<void> }> }> = [
+  {
+    name: "sqlite",
+    async open() {
+      const database = openDatabase("sqlite::memory:");
+      return { database, cleanup: () => database.close() };
+    },
+  },
+];
+const url = process.env.TEST_DATABASE_URL;
+if (url) {
+  targets.push({
+    name: "postgres",
+    async open() {
+      const schema = `test_${randomBytes(6).toString("hex")}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`create schema ${schema}`);
+      const database = openDatabase(url, { schema });
+      return {
+        database,
+        async cleanup() {
+          await database.close();
+          await admin.query(`drop schema ${schema} cascade`);
+          await admin.end();
+        },
+      };
+    },
+  });
+}
+
+describe.each(targets)("migration 0006 on $name", (target) => {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
+
+  it("keeps the cart lines shoppers already have, and can be taken back", async () => {
+    const opened = await target.open();
+    cleanup = opened.cleanup;
+    const { database } = opened;
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo("0003-outbox")).error).toBeUndefined();
+    const carts = cartRepository(database.db);
+    const cart = await carts.create();
+    // Before 0006 the table has no project column: insert the way the old code did.
+    const untyped = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    await untyped
+      .insertInto("cart_lines")
+      .values({
+        cart_id: cart,
+        product_id: "canvas",
+        orientation: "square",
+        size_id: "50x50",
+        quantity: 2,
+        added_at: "2026-01-01T00:00:00Z",
+      })
+      .execute();
+
+    expect(await migrateToLatest(database)).toContain("0006-photo-projects-and-subscriptions");
+    expect(await carts.lines(cart)).toEqual([
+      { productId: "canvas", orientation: "square", sizeId: "50x50", quantity: 2 },
+    ]);
+    await carts.add(cart, { productId: "canvas", orientation: "square", sizeId: "50x50" }, 1);
+    expect(await carts.itemCount(cart)).toBe(3);
+
+    expect((await migrator.migrateDown()).error).toBeUndefined();
+    const rows = await untyped.selectFrom("cart_lines").selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).not.toHaveProperty("project_id");
+    expect(Number(rows[0]?.quantity)).toBe(3);
+  });
+});

@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../../server/domain/password-hash.ts";
+import { type TestShop, testShop } from "../support/app.ts";
+import { BrowserSession } from "../support/browser-session.ts";
+import { multipart, photos } from "../support/photos.ts";
+
+let shop: TestShop;
+beforeAll(async () => {
+  // Every sign-up here comes from one address; the limit has a test of its own.
+  shop = await testShop({ env: { SIGNUP_RATE_LIMIT: "1000" } });
+});
+afterAll(() => shop.close());
+
+const plain = (s: string) => s.replace(/\s+/g, " ");
+const strongPassword = "Zomer aan zee 2026!";
+const signup = (
+  browser: BrowserSession,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) =>
+  browser.form(
+    "/abonnement/aanmelden",
+    {
+      plan: "plus",
+      name: "Anna de Vries",
+      email: "anna@example.nl",
+      password: strongPassword,
+      passwordConfirm: strongPassword,
+      ...fields,
+    },
+    headers,
+  );
+
+describe("the subscription page", () => {
+  it("shows plans, uploads and questions as tabs that work without JavaScript: links first, then every panel", async () => {
+    const res = await shop.app.inject({ url: "/abonnement" });
+    expect(res.statusCode).toBe(200);
+    const html = plain(res.body);
+    expect(html).toContain(
+      '<ul class="tabs__index-list"> <li><a href="#abonnementen">Abonnementen</a></li> <li><a href="#uploads">Uploads</a></li> <li><a href="#vragen">Vragen</a></li> </ul>',
+    );
+    for (const [id, label] of [
+      ["abonnementen", "Abonnementen"],
+      ["uploads", "Uploads"],
+      ["vragen", "Vragen"],
+    ]) {
+      expect(html).toContain(
+        `<section class="tabs__section" id="${id}" aria-labelledby="${id}-title" data-tab-label="${label}">`,
+      );
+    }
+    // The "view uploads" trigger in the first tab is a link to the second.
+    expect(html).toMatch(
+      /id="abonnementen"[\s\S]*<a href="#uploads"[^>]*>Bekijk je uploads<\/a>[\s\S]*id="uploads"/,
+    );
+  });
+
+  it("lists plans with their monthly price and what is included, and offers with their remaining validity", async () => {
+    const res = await shop.app.inject({ url: "/abonnement" });
+    const html = plain(res.body);
+    expect(html).toContain("€ 2,99 per maand");
+    expect(html).toContain("€ 5,99 per maand");
+    expect(html).toContain("250 GB opslag in volle resolutie");
+    expect(html).toContain("20 gratis afdrukken per maand");
+    expect(html).toContain("10% korting op fotoboeken");
+    expect(html).toContain("1 TB opslag in volle resolutie");
+    expect(html).toContain("Eerste 3 maanden € 2,99 per maand");
+    expect(html).toMatch(
+      /<time datetime="[^"]+" data-relative-time="remaining" title="[^"]+">Nog \d+ (dagen|dag|uur|minuten|minuut) geldig<\/time>/,
+    );
+    expect(html).toContain("Meest gekozen");
+  });
+
+  it("says that payment is not possible yet", async () => {
+    const res = await shop.app.inject({ url: "/abonnement" });
+    expect(res.body).toContain("online betalen is nog niet mogelijk");
+    const de = await shop.app.inject({ url: "/abo" });
+    expect(de.body).toContain("Online bezahlen ist noch nicht möglich");
+  });
+
+  it("explains terms with tooltips, and opens explanations in modals whose links lead to pages", async () => {
+    const res = await shop.app.inject({ url: "/abonnement" });
+    expect(res.body).toContain('<details class="tooltip" data-island="tooltip">');
+    expect(res.body).toContain('<span class="visually-hidden">Uitleg: opslag</span>');
+    expect(res.body).toContain(
+      '<a class="modal-trigger__link" href="/abonnement/uitleg/opzeggen">Meer over opzeggen</a>',
+    );
+    expect(res.body).toContain(
+      '<a class="modal-trigger__link" href="#compare-plans">Vergelijk alle abonnementen</a>',
+    );
+    expect(res.body).toContain('<section class="modal-source" id="compare-plans"');
+
+    const page = await shop.app.inject({ url: "/abonnement/uitleg/opzeggen" });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1 id="info-title">Opzeggen en je foto&#39;s</h1>');
+    expect(page.body).toMatch(/hreflang="de" href="[^"]*\/abo\/erklaerung\/kuendigung"/);
+    const fragment = await shop.app.inject({
+      url: "/abonnement/uitleg/opzeggen",
+      headers: { "x-requested-with": "XMLHttpRequest" },
+    });
+    expect(fragment.body.trim().startsWith('<div class="info">')).toBe(true);
+    expect(fragment.body).not.toContain("<html");
+    expect(fragment.headers.vary).toContain("X-Requested-With");
+    expect((await shop.app.inject({ url: "/abonnement/uitleg/bestaat-niet" })).statusCode).toBe(404);
+    expect((await shop.app.inject({ url: "/abo/erklaerung/kuendigung" })).body).toContain(
+      "Kündigung und Ihre Fotos",
+    );
+  });
+
+  it("shows this browser's uploads, newest first, with relative times, and nobody else's", async () => {
+    const browser = new BrowserSession(shop.app);
+    await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek");
+    for (const name of ["eerste.jpg", "tweede.png"]) {
+      const data = name.endsWith("png") ? await photos.png() : await photos.jpeg();
+      await browser.post(
+        "/fotoboek-maken/fotos",
+        multipart([{ name: "photo", file: { filename: name, data } }]),
+        {
+          "x-requested-with": "XMLHttpRequest",
+          "x-csrf-token": browser.token,
+        },
+      );
+    }
+    const mine = plain((await browser.get("/abonnement")).body);
+    expect(mine).toContain("2 foto&#39;s");
+    expect(mine.indexOf("tweede.png")).toBeLessThan(mine.indexOf("eerste.jpg"));
+    expect(mine).toMatch(
+      /Geüpload <time datetime="[^"]+" data-relative-time="ago" title="[^"]+">zojuist<\/time>/,
+    );
+    expect(mine).toMatch(
+      /<img class="uploads__image" src="\/uploads\/[\w-]{22}\/thumbnail\.jpg" alt="eerste\.jpg"/,
+    );
+
+    const stranger = plain((await shop.app.inject({ url: "/abonnement" })).body);
+    expect(stranger).not.toContain("eerste.jpg");
+    expect(stranger).toContain("Je hebt nog geen foto&#39;s geüpload.");
+  });
+});
+
+describe("signing up", () => {
+  it("stores the subscription with a scrypt hash, queues the welcome mail and welcomes the shopper", async () => {
+    const browser = new BrowserSession(shop.app);
+    await browser.get("/abonnement?abonnement=premium");
+    const res = await signup(browser, { plan: "premium", email: "Bea@Example.nl" });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe("/abonnement/welkom");
+    const welcome = plain((await browser.follow(res)).body);
+    expect(welcome).toContain("Welkom, Anna de Vries!");
+    expect(welcome).toContain("Je abonnement Premium is aangemaakt voor Bea@Example.nl.");
+    expect(welcome).toContain("De eerste 3 maanden betaal je € 4,99 per maand, daarna € 9,99 per maand.");
+
+    const row = await shop.database.db
+      .selectFrom("subscriptions")
+      .selectAll()
+      .where("email_key", "=", "bea@example.nl")
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^scrypt\$15\$8\$1\$/);
+    expect(row.password_hash).not.toContain(strongPassword);
+    expect(await verifyPassword(strongPassword, row.password_hash)).toBe(true);
+    expect(row.plan_id).toBe("premium");
+    const mail = await shop.database.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("to_address", "=", "Bea@Example.nl")
+      .executeTakeFirstOrThrow();
+    expect(mail.kind).toBe("subscription-welcome");
+    expect(mail.text_body).toContain("je betaalt nu niets");
+  });
+
+  it("preselects the plan a 'choose' link names", async () => {
+    const res = await shop.app.inject({ url: "/abonnement?abonnement=basis" });
+    expect(res.body).toContain('<option value="basis" selected>Basis</option>');
+    const plain = await shop.app.inject({ url: "/abonnement" });
+    expect(plain.body).toContain('<option value="plus" selected>Plus</option>');
+  });
+
+  it("refuses an address that already has a subscription, however it is typed, keeping what was typed", async () => {
+    const first = new BrowserSession(shop.app);
+    await first.get("/abonnement");
+    expect((await signup(first, { email: "carla@example.nl" })).statusCode).toBe(303);
+
+    const second = new BrowserSession(shop.app);
+    await second.get("/abonnement");
+    const res = await signup(second, { email: " CARLA@example.nl ", name: "Carla" });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain("Met dit e-mailadres is al een fotoabonnement afgesloten.");
+    expect(res.body).toMatch(/id="subscription-name"[^>]*value="Carla"/);
+    // Passwords are never written back into the page.
+    expect(res.body).not.toContain(strongPassword);
+  });
+
+  it("answers the remote check: true for a free address, the message for a taken one, in the page's language", async () => {
+    const browser = new BrowserSession(shop.app);
+    await browser.get("/abonnement");
+    await signup(browser, { email: "daan@example.nl" });
+    const free = await shop.app.inject({ url: "/api/abonnement-email-controle?email=nieuw%40example.nl" });
+    expect(free.json()).toBe(true);
+    const taken = await shop.app.inject({ url: "/api/abonnement-email-controle?email=DAAN%40example.nl" });
+    expect(taken.json()).toContain("Met dit e-mailadres is al een fotoabonnement afgesloten.");
+    const de = await shop.app.inject({ url: "/api/abo-email-pruefung?email=daan%40example.nl" });
+    expect(de.json()).toContain("Mit dieser E-Mail-Adresse wurde bereits ein Foto-Abo abgeschlossen.");
+    expect(free.headers["cache-control"]).toBe("no-store");
+  });
+
+  it("writes the rules into the form: remote check, password rule and strength meter", async () => {
+    const res = await shop.app.inject({ url: "/abonnement" });
+    expect(res.body).toContain('data-val-remote-url="/api/abonnement-email-controle"');
+    expect(res.body).toContain('data-val-password-min="8"');
+    expect(res.body).toMatch(/data-password-strength data-strength-min="8" data-strength-ban-mode="exact"/);
+    expect(res.body).toContain('data-val-equalto-other="password"');
+  });
+
+  it("checks every field on the server too, in German at the German address", async () => {
+    const browser = new BrowserSession(shop.app);
+    await browser.get("/abo");
+    const res = await browser.form("/abo/anmelden", {
+      plan: "gold",
+      name: "",
+      email: "geen-adres",
+      password: "kort",
+      passwordConfirm: "anders",
+    });
+    expect(res.statusCode).toBe(422);
+    const html = plain(res.body);
+    expect(html).toContain("Wählen Sie bitte eine der Möglichkeiten.");
+    expect(html).toContain("Dieses Feld ist ein Pflichtfeld.");
+    expect(html).toContain("Geben Sie bitte eine gültige E-Mail-Adresse ein.");
+    expect(html).toContain("Wiederholen Sie bitte denselben Wert.");
+    expect(html).not.toMatch(/Vul hier|Dit is een/);
+    expect(html).toMatch(/id="subscription-email"[^>]*value="geen-adres"/);
+  });
+
+  it("answers an enhanced sign-up with the fragment: the welcome text, or the form with its errors", async () => {
+    const browser = new BrowserSession(shop.app);
+    await browser.get("/abonnement");
+    const ajax = { "x-requested-with": "XMLHttpRequest" };
+    const bad = await signup(browser, { email: "" }, ajax);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body.trim().startsWith("<form")).toBe(true);
+    const good = await signup(browser, { email: "eva@example.nl", name: "Eva" }, ajax);
+    expect(good.statusCode).toBe(200);
+    expect(good.body).toContain("Welkom, Eva!");
+    expect(good.body).not.toContain("<html");
+  });
+
+  it("after a refused sign-up without JavaScript, offers the form's address in the other language, which leads to the form", async () => {
+    const browser = new BrowserSession(shop.app);
+    await browser.get("/abonnement");
+    const refused = await signup(browser, { email: "geen-adres" });
+    expect(refused.statusCode).toBe(422);
+    // The page stays at the post's address; the language switcher and hreflang name it in German.
+    expect(refused.body).toMatch(/hreflang="de" href="[^"]*\/abo\/anmelden"/);
+    for (const [address, form] of [
+      ["/abo/anmelden", "/abo#anmelden"],
+      ["/abonnement/aanmelden", "/abonnement#aanmelden"],
+    ]) {
+      const visit = await shop.app.inject({ url: address });
+      expect(visit.statusCode).toBe(303);
+      expect(visit.headers.location).toBe(form);
+    }
+    const landed = await shop.app.inject({ url: "/abo" });
+    expect(landed.body).toContain('id="anmelden"');
+  });
+
+  it("sends a shopper without a subscription from the welcome address to the subscription page", async () => {
+    const res = await shop.app.inject({ url: "/abonnement/welkom" });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe("/abonnement");
+  });
+});
+
+describe("signing up many times from one client", () => {
+  it("answers 429 with the page in the shopper's language, keeping what was typed, before any password is hashed", async () => {
+    const limited = await testShop({ env: { SIGNUP_RATE_LIMIT: "2" } });
+    try {
+      const browser = new BrowserSession(limited.app);
+      await browser.get("/abo");
+      for (const email of ["f1@example.nl", "f2@example.nl"]) {
+        const res = await browser.form("/abo/anmelden", {
+          plan: "plus",
+          name: "Fenna",
+          email,
+          password: strongPassword,
+          passwordConfirm: strongPassword,
+        });
+        expect(res.statusCode).toBe(303);
+      }
+      const third = await browser.form("/abo/anmelden", {
+        plan: "premium",
+        name: "Fenna",
+        email: "f3@example.nl",
+        password: strongPassword,
+        passwordConfirm: strongPassword,
+      });
+      expect(third.statusCode).toBe(429);
+      expect(Number(third.headers["retry-after"])).toBeGreaterThan(0);
+      const html = plain(third.body);
+      expect(html).toContain('<html lang="de"');
+      expect(html).toContain("wurde kurz hintereinander oft versucht, ein Abo abzuschließen");
+      expect(html).not.toMatch(/Vanaf deze verbinding/);
+      expect(html).toMatch(/id="subscription-email"[^>]*value="f3@example\.nl"/);
+      expect(html).toContain('<option value="premium" selected>');
+      const stored = await limited.database.db
+        .selectFrom("subscriptions")
+        .select("email")
+        .where("email", "=", "f3@example.nl")
+        .execute();
+      expect(stored).toEqual([]);
+
+      // With JavaScript the form's region comes back with the message, to be shown in place.
+      const ajax = await browser.form(
+        "/abo/anmelden",
+        { plan: "plus", name: "Fenna", email: "f4@example.nl" },
+        { "x-requested-with": "XMLHttpRequest" },
+      );
+      expect(ajax.statusCode).toBe(429);
+      expect(ajax.headers["x-ajax-fragment"]).toBe("true");
+      expect(ajax.body.trim().startsWith("<form")).toBe(true);
+      expect(ajax.body).toContain("Warten Sie ein paar Minuten");
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+
+/**
+ * A shopper's browser for app.inject: keeps the cookies the shop sets (cart, shopper,
+ * CSRF secret, flash) and sends them back, and reads the form token off pages.
+ */
+export class BrowserSession {
+  private cookies = new Map<string, string>();
+  token = "";
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  private remember(res: LightMyRequestResponse): LightMyRequestResponse {
+    for (const c of res.cookies) {
+      if (c.maxAge === 0 || c.value === "") this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    const token = /name="_csrf" value="([^"]+)"/.exec(res.body)?.[1];
+    if (token) this.token = token;
+    return res;
+  }
+
+  async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    return this.remember(
+      await this.app.inject({ url, headers: { cookie: this.cookieHeader(), ...headers } }),
+    );
+  }
+
+  async post(
+    url: string,
+    body: { payload: Buffer | string; contentType: string },
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
+    return this.remember(
+      await this.app.inject({
+        method: "POST",
+        url,
+        payload: body.payload,
+        headers: { cookie: this.cookieHeader(), "content-type": body.contentType, ...headers },
+      }),
+    );
+  }
+
+  /** A urlencoded form post with the page's CSRF token. */
+  form(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+    return this.post(
+      url,
+      {
+        payload: new URLSearchParams({ _csrf: this.token, ...fields }).toString(),
+        contentType: "application/x-www-form-urlencoded",
+      },
+      headers,
+    );
+  }
+
+  /** Follows a redirect as a browser would. */
+  follow(res: LightMyRequestResponse) {
+    const location = res.headers.location;
+    if (typeof location !== "string") throw new Error(`no redirect: ${res.statusCode}`);
+    return this.get(location);
+  }
+}
