@@ -23,6 +23,9 @@ export function describeViolations(violations: AxeViolation[]): string {
 
 /** Runs axe on the page as it is now and fails with a readable list of what is wrong. */
 export async function expectAccessible(page: Page, where: string): Promise<void> {
+  // A click that submits a form resolves once the next page commits, before its stylesheet
+  // applies; axe would then measure unstyled links (target-size) and report them.
+  await page.waitForLoadState("load");
   const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
   expect(
     results.violations.map((violation) => violation.id),

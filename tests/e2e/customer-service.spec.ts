@@ -1,15 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
-
-const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 /** The .eml files the shop's mail sender wrote (no SMTP_URL in the journeys' server). */
 function mailsTo(address: string): string[] {
@@ -91,7 +84,7 @@ for (const lang of ["nl", "de"] as const) {
       await page.getByRole("button", { name: f.send }).click();
       await expect(page, situation).toHaveURL(f.thanks);
       await expect(page.getByRole("status")).toHaveText(f.thanksText(address));
-      expect(await axeViolations(page), situation).toEqual([]);
+      await expectAccessible(page, situation);
       // Both mails went out (written as .eml files without SMTP): the copy to the shopper,
       // and the question to customer service, which answers straight to the shopper.
       await expect.poll(() => mailsTo(address).length, { timeout: 15_000 }).toBe(1);
@@ -115,7 +108,7 @@ for (const lang of ["nl", "de"] as const) {
       await expect(page.locator("#contact-summary")).toBeVisible();
       await expect(page.locator("#contact-name-error")).toContainText(f.required);
       await expect(page.getByLabel(f.email, { exact: true })).toHaveValue("anna@example.nl");
-      expect(await axeViolations(page), situation).toEqual([]);
+      await expectAccessible(page, situation);
     });
   });
 
@@ -145,7 +138,7 @@ for (const lang of ["nl", "de"] as const) {
       await expect(page.locator("#contact-form-region")).toBeFocused();
       await expect(page.locator("#contact-form-region form")).toHaveCount(0);
       expect(await stillSamePage(page), situation).toBe(true);
-      expect(await axeViolations(page), situation).toEqual([]);
+      await expectAccessible(page, situation);
       await expect.poll(() => mailsTo(address).length, { timeout: 15_000 }).toBe(1);
       expect(mailsTo(address)[0]).toMatch(/^Bestel+nummer: FH-123456$/m);
     });
@@ -205,7 +198,7 @@ test.describe("The FAQ list", () => {
     await expect(itemOf(page, "Betalen")).not.toHaveAttribute("open", "");
     await page.getByRole("link", { name: "Wat doen jullie met mijn foto's en gegevens?" }).click();
     await expect(page.locator("h1")).toHaveText("Wat doen jullie met mijn foto's en gegevens?");
-    expect(await axeViolations(page), situation).toEqual([]);
+    await expectAccessible(page, situation);
   });
 
   test("without JavaScript, every topic opens and closes on its own @no-js-only", async ({
@@ -362,7 +355,7 @@ test.describe("The delivery times", () => {
       "Het overzicht van de levertijden kan nu niet worden getoond. Probeer het later opnieuw of neem contact op met de klantenservice.",
     );
     await expect(page.getByRole("table")).toHaveCount(0);
-    expect(await axeViolations(page), situation).toEqual([]);
+    await expectAccessible(page, situation);
     await alert.getByRole("link", { name: "Naar de klantenservice" }).click();
     await expect(page.locator("h1")).toHaveText("Klantenservice");
   });
