@@ -93,15 +93,21 @@ const cookieSignature = createRequire(import.meta.url)("@fastify/cookie") as {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-function readArgs(argv: string[]): { duration: number; connections: number } {
-  const options = { duration: 10, connections: 50 };
+function readArgs(argv: string[]): { duration: number; connections: number; only: string[] } {
+  const options = { duration: 10, connections: 50, only: [] as string[] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const [flag, inline] = arg.split("=", 2);
-    if (flag !== "--duration" && flag !== "--connections") {
-      throw new Error(`unknown argument ${arg}; use --duration N and/or --connections N`);
-    }
     const raw = inline ?? argv[++i];
+    if (flag === "--only") {
+      // Repeatable: each value picks the pages whose name contains it.
+      if (!raw) throw new Error("--only needs part of a page's name, e.g. --only 'nl product'");
+      options.only.push(raw);
+      continue;
+    }
+    if (flag !== "--duration" && flag !== "--connections") {
+      throw new Error(`unknown argument ${arg}; use --duration N, --connections N and/or --only NAME`);
+    }
     const value = Number(raw);
     if (!Number.isInteger(value) || value < 1)
       throw new Error(`${flag} needs a whole number >= 1, got ${raw}`);
@@ -237,7 +243,9 @@ function table(rows: string[][]): string {
 }
 
 async function main(): Promise<void> {
-  const { duration, connections } = readArgs(process.argv.slice(2));
+  const { duration, connections, only } = readArgs(process.argv.slice(2));
+  const measured = only.length > 0 ? pages.filter((p) => only.some((part) => p.name.includes(part))) : pages;
+  if (measured.length === 0) throw new Error(`no page's name contains ${only.join(" or ")}`);
 
   console.log("building assets…");
   const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: "inherit" });
@@ -340,7 +348,7 @@ async function main(): Promise<void> {
         ]
       : []),
     ...(await Promise.all(
-      pages.map(async (p) => ({ name: p.name, url: `${shop}${p.path}`, headers: await headersFor(p) })),
+      measured.map(async (p) => ({ name: p.name, url: `${shop}${p.path}`, headers: await headersFor(p) })),
     )),
   ];
   console.log(
