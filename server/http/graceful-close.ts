@@ -14,7 +14,8 @@ export function registerGracefulClose(app: FastifyInstance): void {
     app.server.once("close", () => clearInterval(sweep));
     done();
   });
-  app.addHook("onSend", async (_request, reply) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (draining) reply.header("connection", "close");
+    done(null, payload);
   });
 }

@@ -176,8 +176,10 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
   const cache = createPageCache();
 
   app.decorateRequest("locale", defaultLocale);
-  app.addHook("onRequest", async (request) => {
+  // Callback style, not async: a hook on every request should not cost a promise.
+  app.addHook("onRequest", (request, _reply, done) => {
     request.locale = localeOfRequest(request, services);
+    done();
   });
 
   async function cartCount(request: FastifyRequest, cartId: string | undefined): Promise<number> {

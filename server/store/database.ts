@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import type { Schema } from "./schema.ts";
+import { preparingOnce } from "./sqlite-statements.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -62,7 +63,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: preparingOnce(sqlite) }) });
   return {
     db,
     dialect: "sqlite",
