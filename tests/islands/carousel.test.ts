@@ -7,39 +7,11 @@ import { brokenImageClass } from "../../islands/image-error/image-error.ts";
 import { paths } from "../../server/app.ts";
 import { renderAttributes } from "../../server/http/html.ts";
 import { loadMessages } from "../../server/i18n/index.ts";
+import { FakeObserver } from "../support/fake-intersection-observer.ts";
 
 // happy-dom has no layout: every slide measures as wide as the carousel, so each one is
 // a position of its own, and where keen puts the slides cannot be checked here (the
 // Playwright journey in tests/e2e/carousel-share.spec.ts does that in a real browser).
-
-/** A stand-in IntersectionObserver the test drives by hand. */
-class FakeObserver {
-  static all: FakeObserver[] = [];
-  readonly targets = new Set<Element>();
-  constructor(
-    readonly callback: IntersectionObserverCallback,
-    readonly options: IntersectionObserverInit = {},
-  ) {
-    FakeObserver.all.push(this);
-  }
-  observe(target: Element) {
-    this.targets.add(target);
-  }
-  unobserve(target: Element) {
-    this.targets.delete(target);
-  }
-  disconnect() {
-    this.targets.clear();
-  }
-  takeRecords() {
-    return [];
-  }
-  /** The shopper brings the element within the observer's margin. */
-  near(target: Element) {
-    const entry = { target, isIntersecting: true } as IntersectionObserverEntry;
-    this.callback([entry], this as unknown as IntersectionObserver);
-  }
-}
 
 const eta = new Eta({ views: paths.views, autoEscape: true });
 const messages = loadMessages(paths.locales);

@@ -2,32 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRuntime } from "../../islands/runtime/runtime.ts";
 import type { HookDefinition } from "../../islands/runtime/types.ts";
-
-/** A stand-in IntersectionObserver the test drives by hand: happy-dom has no layout to intersect. */
-class FakeObserver {
-  static all: FakeObserver[] = [];
-  readonly targets = new Set<Element>();
-  constructor(
-    readonly callback: IntersectionObserverCallback,
-    readonly options: IntersectionObserverInit = {},
-  ) {
-    FakeObserver.all.push(this);
-  }
-  observe(target: Element) {
-    this.targets.add(target);
-  }
-  unobserve(target: Element) {
-    this.targets.delete(target);
-  }
-  disconnect() {
-    this.targets.clear();
-  }
-  /** The shopper scrolls the element near the viewport. */
-  near(target: Element) {
-    const entry = { target, isIntersecting: true } as IntersectionObserverEntry;
-    this.callback([entry], this as unknown as IntersectionObserver);
-  }
-}
+import { FakeObserver } from "../support/fake-intersection-observer.ts";
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
