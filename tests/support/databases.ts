@@ -12,15 +12,16 @@ export interface TestDatabase {
 /**
  * The databases the store's tests run on: SQLite always, PostgreSQL as well when
  * TEST_DATABASE_URL is set (CI sets it). Each PostgreSQL test gets its own schema,
- * dropped afterwards, so runs never see each other's rows.
+ * dropped afterwards, so runs never see each other's rows. With `migrate: false` the
+ * database is empty, for tests of a migration itself.
  */
-export function testDatabases(): TestDatabase[] {
+export function testDatabases({ migrate = true }: { migrate?: boolean } = {}): TestDatabase[] {
   const list: TestDatabase[] = [
     {
       name: "sqlite",
       async open() {
         const database = openDatabase("sqlite::memory:");
-        await migrateToLatest(database);
+        if (migrate) await migrateToLatest(database);
         return { database, cleanup: () => database.close() };
       },
     },
@@ -35,7 +36,7 @@ export function testDatabases(): TestDatabase[] {
         await admin.connect();
         await admin.query(`create schema ${schema}`);
         const database = openDatabase(url, { schema, poolSize: 20 });
-        await migrateToLatest(database);
+        if (migrate) await migrateToLatest(database);
         return {
           database,
           async cleanup() {

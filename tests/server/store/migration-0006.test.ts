@@ -1,54 +1,17 @@
-import { randomBytes } from "node:crypto";
 import { type Kysely, Migrator } from "kysely";
-import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cartRepository } from "../../../server/store/cart-repository.ts";
-import { type Database, openDatabase } from "../../../server/store/database.ts";
 import { migrateToLatest, migrations } from "../../../server/store/migrate.ts";
+import { databasePerTest, testDatabases } from "../../support/databases.ts";
 
 /** Databases left at the migration before issue 8's, as a shop running today would be. */
-const targets: Array<{ name: string; open(): Promise<{ database: Database; cleanup(): Promise<void> }> }> = [
-  {
-    name: "sqlite",
-    async open() {
-      const database = openDatabase("sqlite::memory:");
-      return { database, cleanup: () => database.close() };
-    },
-  },
-];
-const url = process.env.TEST_DATABASE_URL;
-if (url) {
-  targets.push({
-    name: "postgres",
-    async open() {
-      const schema = `test_${randomBytes(6).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`create schema ${schema}`);
-      const database = openDatabase(url, { schema });
-      return {
-        database,
-        async cleanup() {
-          await database.close();
-          await admin.query(`drop schema ${schema} cascade`);
-          await admin.end();
-        },
-      };
-    },
-  });
-}
+const targets = testDatabases({ migrate: false });
 
 describe.each(targets)("migration 0006 on $name", (target) => {
-  let cleanup: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await cleanup?.();
-    cleanup = undefined;
-  });
+  const openDatabase = databasePerTest(target);
 
   it("keeps the cart lines shoppers already have, and can be taken back", async () => {
-    const opened = await target.open();
-    cleanup = opened.cleanup;
-    const { database } = opened;
+    const database = await openDatabase();
     const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateTo("0003-outbox")).error).toBeUndefined();
     const carts = cartRepository(database.db);
