@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
+import { orderRow } from "../support/orders.ts";
 import { multipart, type Part, photos } from "../support/photos.ts";
 
 let shop: TestShop;
@@ -794,27 +795,7 @@ describe("removing a photo", () => {
     const photo = /name="remove" value="([\w-]{22})"/.exec(page.body)?.[1] ?? "";
     await shop.database.db
       .insertInto("orders")
-      .values({
-        idempotency_key: `ordered-${project}`,
-        cart_id: "cart-for-test",
-        locale: "nl",
-        status: "awaiting_payment",
-        name: "Anna",
-        street: "Dorpsstraat 1",
-        postcode: "1234 AB",
-        city: "Utrecht",
-        country: "NL",
-        email: "anna@example.nl",
-        phone: null,
-        subtotal_cents: 4999,
-        shipping_cents: 495,
-        vat_rate: 21,
-        vat_cents: 868,
-        total_cents: 5494,
-        production_min_days: 3,
-        production_max_days: 5,
-        created_at: new Date().toISOString(),
-      })
+      .values(orderRow(`ordered-${project}`, "cart-for-test"))
       .execute();
     const order = await shop.database.db
       .selectFrom("orders")

@@ -4,6 +4,7 @@ import { photoProjectRepository } from "../../../server/store/photo-project-repo
 import { subscriptionRepository } from "../../../server/store/subscription-repository.ts";
 import { uploadRepository } from "../../../server/store/upload-repository.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
+import { orderRow } from "../../support/orders.ts";
 
 const book = { productId: "exclusive-photobook", orientation: "portrait", sizeId: "21x30" };
 const photo = (ownerId: string, name: string) => ({
@@ -74,27 +75,7 @@ describe.each(testDatabases())("photo projects, uploads and subscriptions on $na
     const inOrdered = await uploads.add({ ...photo("owner-a", "besteld.jpg"), projectId: orderedBook.id });
     const order = await db
       .insertInto("orders")
-      .values({
-        idempotency_key: "key-1",
-        cart_id: "cart-1",
-        locale: "nl",
-        status: "awaiting_payment",
-        name: "Anna",
-        street: "Dorpsstraat 1",
-        postcode: "1234 AB",
-        city: "Utrecht",
-        country: "NL",
-        email: "anna@example.nl",
-        phone: null,
-        subtotal_cents: 4999,
-        shipping_cents: 495,
-        vat_rate: 21,
-        vat_cents: 868,
-        total_cents: 5494,
-        production_min_days: 3,
-        production_max_days: 5,
-        created_at: new Date().toISOString(),
-      })
+      .values(orderRow("key-1", "cart-1"))
       .returning("id")
       .executeTakeFirstOrThrow();
     await db
