@@ -2,16 +2,19 @@
 // Usage: npm run bench [-- --duration 10] [-- --connections 50]
 //
 // Builds the assets, starts the production server and a bare Fastify server as child
-// processes, then loads one target after another with autocannon. The ratio to the bare
-// route is the number to watch; absolute req/s depend on the machine.
+// processes, then loads one target after another (scripts/load-generator.ts). The ratio to
+// the bare route is the number to watch; absolute req/s depend on the machine. Next to it
+// stands the CPU the serving process used per answer and how busy it was: a server below
+// about 90% busy means the load generator, not the server, ran out (on Linux only).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { get } from "node:http";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type LoadResult, load } from "./load-generator.ts";
 
 /**
  * The pages to measure; each screen adds itself here as it is built. Shoppers
@@ -23,7 +26,6 @@ const pages: {
   path: string;
   withCart?: boolean;
   withShopper?: boolean;
-  returning?: boolean;
   filledCart?: boolean;
   /** A page's own goal where its issue sets one, as a share of the bare route */
   goal?: number;
@@ -44,8 +46,13 @@ const pages: {
   },
   { name: "de product", path: "/sortiment/fotobuecher/exklusives-fotobuch" },
   { name: "nl product, with a cart", path: "/assortiment/fotoboeken/exclusief-fotoboek", withCart: true },
-  // A shopper who browses on: their browser already has the cookies the first page set (the CSRF secret).
-  { name: "nl product, returning", path: "/assortiment/fotoboeken/exclusief-fotoboek", returning: true },
+  // A visitor without cookies shares one ready answer (form-protection.ts); a shopper with a
+  // filled cart gets the page with their own count and form token.
+  {
+    name: "nl product, with a filled cart",
+    path: "/assortiment/fotoboeken/exclusief-fotoboek",
+    filledCart: true,
+  },
   { name: "nl customer service", path: "/klantenservice" },
   { name: "nl FAQ question", path: "/klantenservice/faq/levering/feestdagen" },
   { name: "nl contact form", path: "/klantenservice/contact" },
@@ -69,24 +76,6 @@ const pages: {
 const goalRatio = 1 / 3;
 const warmupSeconds = 2;
 
-// --- autocannon has no type declarations; this is the part of its API used here. ---
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p99: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-interface AutocannonOptions {
-  url: string;
-  headers?: Record<string, string>;
-  connections: number;
-  duration: number;
-  warmup?: { connections: number; duration: number };
-}
-type Autocannon = (options: AutocannonOptions) => PromiseLike<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 const cookieSignature = createRequire(import.meta.url)("@fastify/cookie") as {
   sign(value: string, secret: string): string;
 };
@@ -215,15 +204,28 @@ function gzipBytes(url: string): Promise<Buffer> {
   });
 }
 
-function statusSummary(result: AutocannonResult): string {
-  const codes = Object.entries(result.statusCodeStats)
-    .map(([code, stats]) => `${code}×${stats.count}`)
+function statusSummary(result: LoadResult): string {
+  const codes = Object.entries(result.statusCounts)
+    .map(([code, count]) => `${code}×${count}`)
     .join(" ");
-  const problems = [
-    result.errors ? `${result.errors} errors` : "",
-    result.timeouts ? `${result.timeouts} timeouts` : "",
-  ].filter(Boolean);
-  return [codes || "no responses", ...problems].join(", ");
+  return [codes || "no responses", ...(result.errors ? [`${result.errors} dropped connections`] : [])].join(
+    ", ",
+  );
+}
+
+/**
+ * CPU seconds a process has used so far (user + system), from /proc; undefined where there
+ * is no /proc, and the bench then leaves the CPU columns empty.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command name: state is the 1st, utime the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 function table(rows: string[][]): string {
@@ -262,8 +264,8 @@ async function main(): Promise<void> {
     DATA_DIR: dataDir,
     COOKIE_SECRET: process.env.COOKIE_SECRET ?? "bench-cookie-secret-that-is-long-enough-0123456789",
   };
-  start("shop server", ["--import", "tsx", "server/main.ts"], shopEnv);
-  start("bare Fastify server", ["-e", bareServer], {
+  const shopServer = start("shop server", ["--import", "tsx", "server/main.ts"], shopEnv);
+  const bareFastify = start("bare Fastify server", ["-e", bareServer], {
     ...process.env,
     NODE_ENV: "production",
     PORT: String(barePort),
@@ -277,15 +279,10 @@ async function main(): Promise<void> {
   const shopperCookie = `shopper=${encodeURIComponent(cookieSignature.sign("benchshopperbenchshop1", shopEnv.COOKIE_SECRET ?? ""))}`;
   // Every request asks as a browser does, so compressed answers are measured as shoppers get them.
   const browser = { "accept-encoding": "gzip, deflate, br, zstd" };
-  /** The cookies a first visit to the page sets, as the browser sends them back afterwards. */
-  const cookiesOf = async (path: string) =>
-    (await fetch(`${shop}${path}`, { headers: browser })).headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
   /**
-   * A cart filled as a shopper does it: the product page's form posted three times. Its
-   * cookies (cart and form secret) are what that shopper's browser sends on the cart page.
+   * A cart filled as a shopper does it: the product page's form posted three times, then
+   * the cart looked at. Its cookies (cart and form secret) are what that shopper's browser
+   * sends on the cart page.
    */
   const filledCartCookies = async () => {
     const jar = new Map<string, string>();
@@ -309,6 +306,8 @@ async function main(): Promise<void> {
         headers: {
           ...browser,
           "content-type": "application/x-www-form-urlencoded",
+          // As a browser says of a post from the shop's own page (form-protection.ts).
+          "sec-fetch-site": "same-origin",
           cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
         },
         body: new URLSearchParams({ ...line, _csrf: token }),
@@ -316,6 +315,12 @@ async function main(): Promise<void> {
       if (added.status !== 303) throw new Error(`filling the bench cart: ${added.status}`);
       keep(added);
     }
+    // The first look at the cart gives the browser its form secret, which it sends from then on.
+    keep(
+      await fetch(`${shop}/winkelwagen/inhoud`, {
+        headers: { ...browser, cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") },
+      }),
+    );
     return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
   };
   const filled = await filledCartCookies();
@@ -324,7 +329,6 @@ async function main(): Promise<void> {
     if (page.withCart) cookies.push(cartCookie);
     if (page.withShopper) cookies.push(shopperCookie);
     if (page.filledCart) cookies.push(filled);
-    if (page.returning) cookies.push(await cookiesOf(page.path));
     return cookies.length > 0 ? { ...browser, cookie: cookies.join("; ") } : browser;
   };
   const productPage = pages.find((p) => p.name === "nl product");
@@ -337,71 +341,110 @@ async function main(): Promise<void> {
     });
   }
   const targets = [
-    { name: "bare Fastify", url: `${bare}/`, headers: browser as Record<string, string> },
+    {
+      name: "bare Fastify",
+      url: `${bare}/`,
+      headers: browser as Record<string, string>,
+      pid: bareFastify.pid,
+    },
     ...(sameBytes
       ? [
           {
             name: `bare Fastify, the nl product page's ${(sameBytes.length / 1024).toFixed(1)} kB gzip as a ready buffer`,
             url: `${bare}/body`,
             headers: browser as Record<string, string>,
+            pid: bareFastify.pid,
           },
         ]
       : []),
     ...(await Promise.all(
-      measured.map(async (p) => ({ name: p.name, url: `${shop}${p.path}`, headers: await headersFor(p) })),
+      measured.map(async (p) => ({
+        name: p.name,
+        url: `${shop}${p.path}`,
+        headers: await headersFor(p),
+        pid: shopServer.pid,
+      })),
     )),
   ];
   console.log(
     `measuring ${targets.length} targets, one after another: ${warmupSeconds} s warm-up + ${duration} s, ${connections} connections each`,
   );
 
-  const results: { name: string; path: string; result: AutocannonResult }[] = [];
+  const results: {
+    name: string;
+    path: string;
+    result: LoadResult;
+    /** Share of one core the serving process used, and its CPU time per answer */
+    busy?: number;
+    cpuPerRequestUs?: number;
+  }[] = [];
   for (const target of targets) {
     process.stdout.write(`  ${target.name} (${new URL(target.url).pathname})… `);
-    const result = await autocannon({
+    let cpuAtStart: number | undefined;
+    let cpuAtEnd: number | undefined;
+    const result = await load({
       url: target.url,
       headers: target.headers,
       connections,
       duration,
-      warmup: { connections, duration: warmupSeconds },
+      warmup: warmupSeconds,
+      onMeasuring: (phase) => {
+        if (phase === "start") cpuAtStart = cpuSeconds(target.pid);
+        else cpuAtEnd = cpuSeconds(target.pid);
+      },
     });
-    console.log(`${Math.round(result.requests.average)} req/s`);
-    results.push({ name: target.name, path: new URL(target.url).pathname, result });
+    const cpu = cpuAtStart !== undefined && cpuAtEnd !== undefined ? cpuAtEnd - cpuAtStart : undefined;
+    console.log(`${Math.round(result.requestsPerSecond)} req/s`);
+    results.push({
+      name: target.name,
+      path: new URL(target.url).pathname,
+      result,
+      busy: cpu === undefined ? undefined : cpu / duration,
+      cpuPerRequestUs: cpu === undefined || result.requests === 0 ? undefined : (cpu / result.requests) * 1e6,
+    });
   }
 
-  const bareRate = results[0]?.result.requests.average ?? 0;
+  const bareRate = results[0]?.result.requestsPerSecond ?? 0;
   const rows = [
-    ["target", "req/s", "p99 ms", "vs bare", "status"],
-    ...results.map(({ name, path, result }) =>
-      [
-        `${name} ${path}`,
-        result.requests.average.toFixed(0),
-        result.latency.p99.toFixed(1),
-        bareRate > 0 ? result.requests.average / bareRate : 0,
-        statusSummary(result),
-      ].map((cell) => (typeof cell === "number" ? cell.toFixed(2) : cell)),
-    ),
+    ["target", "req/s", "p99 ms", "vs bare", "kB/answer", "server busy", "CPU µs/answer", "status"],
+    ...results.map(({ name, path, result, busy, cpuPerRequestUs }) => [
+      `${name} ${path}`,
+      result.requestsPerSecond.toFixed(0),
+      result.latencyP99Ms.toFixed(1),
+      (bareRate > 0 ? result.requestsPerSecond / bareRate : 0).toFixed(2),
+      (result.bodyBytes / 1024).toFixed(1),
+      busy === undefined ? "" : `${Math.round(busy * 100)}%`,
+      cpuPerRequestUs === undefined ? "" : cpuPerRequestUs.toFixed(0),
+      statusSummary(result),
+    ]),
   ];
   console.log(`\n${table(rows)}\n`);
+  const generatorBound = results.filter(({ busy }) => busy !== undefined && busy < 0.9);
+  for (const { name, busy } of generatorBound) {
+    console.log(
+      `note: the server was only ${Math.round((busy ?? 0) * 100)}% busy for "${name}": that figure is the load generator's limit, not the server's`,
+    );
+  }
 
   console.log(
     `goal: rendered pages should reach >= 1/3 of bare (${(bareRate * goalRatio).toFixed(0)} req/s)`,
   );
   for (const { name, path, result } of results.slice(1)) {
     if (name.startsWith("bare Fastify")) continue;
-    const ratio = bareRate > 0 ? result.requests.average / bareRate : 0;
+    const ratio = bareRate > 0 ? result.requestsPerSecond / bareRate : 0;
     const goal = pages.find((p) => p.name === name)?.goal ?? goalRatio;
     const own = goal === goalRatio ? "" : ` (its goal: ${goal.toFixed(2)})`;
     console.log(`  ${ratio >= goal ? "PASS " : "BELOW"} ${name} ${path}: ${ratio.toFixed(2)} of bare${own}`);
   }
 
   const failing = results.filter(
-    ({ result }) => result.non2xx > 0 || result.errors > 0 || result.timeouts > 0,
+    ({ result }) =>
+      result.errors > 0 || Object.keys(result.statusCounts).some((code) => !code.startsWith("2")),
   );
   await stopAll();
   if (failing.length > 0) {
     for (const { name, path, result } of failing) {
-      console.error(`ERROR ${name} ${path}: ${result.non2xx} non-2xx responses; ${statusSummary(result)}`);
+      console.error(`ERROR ${name} ${path}: ${statusSummary(result)}`);
     }
     process.exit(1);
   }

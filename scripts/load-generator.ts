@@ -1,0 +1,228 @@
+// A lean HTTP/1.1 load generator for the bench: keep-alive connections that each send one
+// request, read the answer's framing and send the next.
+//
+// Why not autocannon: it appends every body chunk to a string (`body += chunk`), which
+// decodes the gzip bytes as UTF-8. On one machine that costs the load generator about
+// 50 ns per byte, so any page of a few kB measured autocannon, not the shop: at 7 kB the
+// generator sat at 100% of a core while the server idled at a third of one. Here the body
+// is only counted (chunked framing is followed, never copied), so the server stays the
+// side that runs out.
+import { connect, type Socket } from "node:net";
+
+export interface LoadOptions {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  /** Seconds of measured load */
+  duration: number;
+  /** Seconds of load before measuring starts (caches, JIT) */
+  warmup?: number;
+  /** Called as the measured seconds begin and end, e.g. to read the server's CPU time */
+  onMeasuring?: (phase: "start" | "end") => void;
+}
+
+export interface LoadResult {
+  /** Answers per second over the measured seconds */
+  requestsPerSecond: number;
+  requests: number;
+  /** Bytes of body per answer, averaged */
+  bodyBytes: number;
+  latencyP99Ms: number;
+  statusCounts: Record<string, number>;
+  /** Connections that failed or were closed by the server mid-answer */
+  errors: number;
+}
+
+/** The request exactly as sent on the wire, every time. */
+export function requestBytes(url: URL, headers: Record<string, string> = {}): Buffer {
+  const lines = [`GET ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1");
+}
+
+const CRLF = 0x0a;
+
+/**
+ * Reads HTTP/1.1 answers from a stream of chunks and reports each complete one. Bodies are
+ * skipped by length (content-length) or by following the chunk sizes (chunked); nothing of
+ * a body is copied or decoded.
+ */
+export class ResponseReader {
+  private pending: Buffer | undefined;
+  private state: "head" | "body" | "chunk-size" | "chunk-data" | "chunk-end" | "trailer" = "head";
+  private remaining = 0;
+  private status = 0;
+  private bytes = 0;
+  private line = "";
+
+  constructor(private readonly onResponse: (status: number, bodyBytes: number) => void) {}
+
+  push(chunk: Buffer): void {
+    let at = 0;
+    while (at < chunk.length) {
+      switch (this.state) {
+        case "head": {
+          // The head can arrive in pieces: keep what came so far and look again across the seam.
+          const pending = this.pending?.length ?? 0;
+          const data = this.pending ? Buffer.concat([this.pending, chunk.subarray(at)]) : chunk.subarray(at);
+          const end = data.indexOf("\r\n\r\n", 0, "latin1");
+          if (end < 0) {
+            this.pending = Buffer.from(data);
+            return;
+          }
+          this.pending = undefined;
+          at += end + 4 - pending;
+          this.startBody(data.subarray(0, end).toString("latin1"));
+          break;
+        }
+        case "body": {
+          const take = Math.min(this.remaining, chunk.length - at);
+          this.remaining -= take;
+          this.bytes += take;
+          at += take;
+          if (this.remaining === 0) this.finish();
+          break;
+        }
+        case "chunk-size":
+        case "chunk-end":
+        case "trailer": {
+          const newline = chunk.indexOf(CRLF, at);
+          const end = newline < 0 ? chunk.length : newline;
+          this.line += chunk.subarray(at, end).toString("latin1");
+          at = end;
+          if (newline < 0) return;
+          at += 1;
+          const line = this.line.replace(/\r$/, "");
+          this.line = "";
+          if (this.state === "chunk-end") {
+            this.state = "chunk-size";
+          } else if (this.state === "trailer") {
+            if (line === "") this.finish();
+          } else {
+            const size = Number.parseInt(line.split(";", 1)[0] ?? "", 16);
+            if (!Number.isFinite(size)) throw new Error(`bad chunk size line: ${JSON.stringify(line)}`);
+            if (size === 0) this.state = "trailer";
+            else {
+              this.remaining = size;
+              this.state = "chunk-data";
+            }
+          }
+          break;
+        }
+        case "chunk-data": {
+          const take = Math.min(this.remaining, chunk.length - at);
+          this.remaining -= take;
+          this.bytes += take;
+          at += take;
+          if (this.remaining === 0) this.state = "chunk-end";
+          break;
+        }
+      }
+    }
+  }
+
+  private startBody(head: string): void {
+    this.status = Number(head.slice(9, 12));
+    this.bytes = 0;
+    const lower = head.toLowerCase();
+    if (/\r\ntransfer-encoding:[^\r]*chunked/.test(lower)) {
+      this.state = "chunk-size";
+      return;
+    }
+    const length = /\r\ncontent-length:\s*(\d+)/.exec(lower);
+    this.remaining = length ? Number(length[1]) : 0;
+    this.state = "body";
+    if (this.remaining === 0) this.finish();
+  }
+
+  private finish(): void {
+    this.state = "head";
+    this.onResponse(this.status, this.bytes);
+  }
+}
+
+/** Loads one URL over `connections` keep-alive connections and counts the answers. */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const url = new URL(options.url);
+  if (url.protocol !== "http:") throw new Error(`only http: URLs can be loaded, got ${url.protocol}`);
+  const request = requestBytes(url, options.headers);
+  const port = Number(url.port || 80);
+
+  let measuring = false;
+  let stopped = false;
+  let requests = 0;
+  let bodyBytes = 0;
+  let errors = 0;
+  const statusCounts: Record<string, number> = {};
+  // Latency histogram in 0.1 ms buckets up to 10 s; enough for a p99.
+  const buckets = new Uint32Array(100_001);
+  const sockets: Socket[] = [];
+
+  const open = (): void => {
+    if (stopped) return;
+    const socket = connect({ host: url.hostname, port, noDelay: true });
+    sockets.push(socket);
+    let sentAt = 0;
+    const send = () => {
+      sentAt = performance.now();
+      socket.write(request);
+    };
+    const reader = new ResponseReader((status, bytes) => {
+      if (measuring) {
+        requests++;
+        bodyBytes += bytes;
+        statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+        const bucket = Math.min(buckets.length - 1, Math.round((performance.now() - sentAt) * 10));
+        buckets[bucket] = (buckets[bucket] ?? 0) + 1;
+      }
+      if (!stopped) send();
+    });
+    socket.on("connect", send);
+    socket.on("data", (chunk: Buffer) => {
+      try {
+        reader.push(chunk);
+      } catch {
+        socket.destroy();
+      }
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      if (stopped) return;
+      if (measuring) errors++;
+      const index = sockets.indexOf(socket);
+      if (index >= 0) sockets.splice(index, 1);
+      open();
+    });
+  };
+
+  for (let i = 0; i < options.connections; i++) open();
+  await new Promise((wait) => setTimeout(wait, (options.warmup ?? 0) * 1000));
+  options.onMeasuring?.("start");
+  measuring = true;
+  const started = performance.now();
+  await new Promise((wait) => setTimeout(wait, options.duration * 1000));
+  measuring = false;
+  options.onMeasuring?.("end");
+  const seconds = (performance.now() - started) / 1000;
+  stopped = true;
+  for (const socket of sockets) socket.destroy();
+
+  const target = Math.ceil(requests * 0.99);
+  let seen = 0;
+  let p99 = 0;
+  for (let bucket = 0; bucket < buckets.length; bucket++) {
+    seen += buckets[bucket] ?? 0;
+    if (seen >= target && requests > 0) {
+      p99 = bucket / 10;
+      break;
+    }
+  }
+  return {
+    requestsPerSecond: requests / seconds,
+    requests,
+    bodyBytes: requests > 0 ? bodyBytes / requests : 0,
+    latencyP99Ms: p99,
+    statusCounts,
+    errors,
+  };
+}
