@@ -48,7 +48,7 @@ function checkToken(
   if (token !== undefined) (request as { body: unknown }).body = { _csrf: token };
   let passed = false;
   // Synchronous: it either calls next or sends the 403 page itself.
-  app.csrfProtection(request, reply, () => {
+  app.protectForm(request, reply, () => {
     passed = true;
   });
   return passed;

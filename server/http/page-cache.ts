@@ -22,6 +22,14 @@ export interface CachedPage {
   shifts: number[];
   /** A page without a form is the same for everyone, so its whole gzip answer is kept ready. */
   gzipped?: Buffer;
+  /** The answer for visitors without cookies, whose forms all carry the same token this hour. */
+  shared?: { token: string; gzip: Buffer };
+  /**
+   * The last answer made for a shopper's own form secret (their signed cookie as sent):
+   * the token in it stays good for that secret, so the same browser asking again gets the
+   * same bytes. Kept pages of one cart are one shopper's; a shared page just swaps it.
+   */
+  forSecret?: { secret: string; gzip: Buffer };
 }
 
 export interface PageCache {
@@ -124,6 +132,34 @@ export function fillPageGzip(page: CachedPage, token: () => string): Buffer {
   trailer.writeUInt32LE(size >>> 0, 4);
   pieces.push(trailer);
   return Buffer.concat(pieces);
+}
+
+/**
+ * The gzip answer for a token that many shoppers share (form-protection.ts): made once
+ * and kept with the page until the token changes.
+ */
+export function sharedPageGzip(page: CachedPage, token: string): Buffer {
+  if (page.gzipped) return page.gzipped;
+  if (page.shared?.token !== token) page.shared = { token, gzip: fillPageGzip(page, () => token) };
+  return page.shared.gzip;
+}
+
+/**
+ * The gzip answer for the shopper whose form secret cookie is `secret`, made with `token`
+ * once. It is kept only for a cookie that passes its signature check (`genuine`): a
+ * tampered one gets a new secret and token this time, and a new answer next time too.
+ */
+export function secretPageGzip(
+  page: CachedPage,
+  secret: string,
+  token: () => string,
+  genuine: (secret: string) => boolean,
+): Buffer {
+  if (page.gzipped) return page.gzipped;
+  if (page.forSecret?.secret === secret) return page.forSecret.gzip;
+  const gzip = fillPageGzip(page, token);
+  if (genuine(secret)) page.forSecret = { secret, gzip };
+  return gzip;
 }
 
 /** Whether an Accept-Encoding header allows gzip (and does not refuse it with q=0). */

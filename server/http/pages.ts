@@ -13,6 +13,7 @@ import {
 import type { RouteParams } from "../i18n/routes.ts";
 import { lookup, type Translate } from "../i18n/translate.ts";
 import { readCartId } from "./cart-cookie.ts";
+import { holdsCredentials } from "./form-protection.ts";
 import { escapeHtml, renderAttributes, scriptJson } from "./html.ts";
 import type { LiveRoutes } from "./localized-routes.ts";
 import {
@@ -22,6 +23,8 @@ import {
   cutPage,
   fillPage,
   fillPageGzip,
+  secretPageGzip,
+  sharedPageGzip,
   tokenPlaceholder,
 } from "./page-cache.ts";
 import type { Services } from "./services.ts";
@@ -32,10 +35,15 @@ declare module "fastify" {
   }
   interface FastifyReply {
     /**
-     * Renders a page (or, for an ajax request, its fragment). Data may be a function:
-     * it is then only called when the page is rendered, not when the page cache has it.
+     * Renders a page (or, for an ajax request, its fragment). Data may be a function, also
+     * an async one: it is then only called when the page is rendered, not when a kept copy
+     * of the page is sent.
      */
-    page(template: string, data: PageData | (() => PageData), options?: PageOptions): Promise<FastifyReply>;
+    page(
+      template: string,
+      data: PageData | (() => PageData | Promise<PageData>),
+      options?: PageOptions,
+    ): Promise<FastifyReply>;
   }
 }
 
@@ -66,6 +74,13 @@ export interface PageOptions {
    * and at midnight): pages with another variant never share a copy.
    */
   cacheVariant?: string;
+  /**
+   * For a page of one shopper's own (their cart): a name for everything of theirs it shows,
+   * such as the cart's id and revision. The rendered page is kept under it, briefly and in
+   * this process, and each response fills in the shopper's own token; a name that changes
+   * with every change of what is shown can never give out a stale copy.
+   */
+  personal?: string;
 }
 
 export function isAjax(request: FastifyRequest): boolean {
@@ -174,6 +189,8 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
   ) as Record<Locale, Intl.DateTimeFormat>;
 
   const cache = createPageCache();
+  // One entry per shopper: fewer, kept longer than the shared pages (a cart revisited).
+  const personalPages = createPageCache({ ttlMs: 60_000, maxEntries: 300 });
 
   app.decorateRequest("locale", defaultLocale);
   // Callback style, not async: a hook on every request should not cost a promise.
@@ -198,7 +215,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
     async function page(
       this: FastifyReply,
       template: string,
-      data: PageData | (() => PageData),
+      data: PageData | (() => PageData | Promise<PageData>),
       options: PageOptions = {},
     ) {
       const request = this.request;
@@ -217,11 +234,33 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       };
       /** A cached page for this shopper: gzip straight from the cache where the browser takes it. */
       const sendCached = (page: CachedPage) => {
+        const gzip = acceptsGzip(request.headers["accept-encoding"]);
+        if (!holdsCredentials(request)) {
+          // A visitor without cookies gets everyone's answer, ready-made.
+          const shared = app.sharedFormTokens.current();
+          const sharedToken = () => shared;
+          if (!gzip) return send(fillPage(page, sharedToken), false);
+          this.keepReady();
+          return send(sharedPageGzip(page, shared), true);
+        }
         const token = () => this.generateCsrf();
-        return acceptsGzip(request.headers["accept-encoding"])
-          ? send(fillPageGzip(page, token), true)
-          : send(fillPage(page, token), false);
+        if (!gzip) return send(fillPage(page, token), false);
+        // The signed cookie as sent: a browser without one yet gets it set with a new token now.
+        const secret = request.cookies._csrf;
+        const genuine = (value: string) => request.unsignCookie(value).valid;
+        return send(secret ? secretPageGzip(page, secret, token, genuine) : fillPageGzip(page, token), true);
       };
+      const origin = originOf(request, services);
+      const cacheable = request.method === "GET" && !services.config.development;
+      // A personal page names what it shows of the shopper (their cart at a revision), which
+      // includes the header's count: a copy found under that name needs no query at all.
+      const personalKey =
+        cacheable && options.personal !== undefined
+          ? `${origin} ${locale} ${view} ${options.personal} ${request.url}`
+          : undefined;
+      const personalCopy = personalKey ? personalPages.get(personalKey) : undefined;
+      if (personalCopy) return sendCached(personalCopy);
+
       // Unsigning is an HMAC: once per page, not once per use.
       const cartId = readCartId(request);
       const count = await cartCount(request, cartId);
@@ -229,13 +268,13 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       // token is filled in per response), so shoppers with as many items share one copy.
       // The origin is in its links: a request naming another host must never hand its
       // links to everyone else. Only a GET: a post's answer says what that post did.
-      const origin = originOf(request, services);
       const cacheKey =
-        options.cacheable && request.method === "GET" && !services.config.development
+        options.cacheable && cacheable
           ? `${origin} ${locale} ${view} ${count} ${options.cacheVariant ?? ""} ${request.url}`
           : undefined;
       const cached = cacheKey ? cache.get(cacheKey) : undefined;
       if (cached) return sendCached(cached);
+      const keptAs = cacheKey ?? personalKey;
 
       const routeId = request.routeOptions.config?.routeId;
       const params = request.params as RouteParams;
@@ -274,8 +313,8 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         cartCount: count,
         csrfToken: () => {
           // A page bound for the cache gets a placeholder; each response fills in its own token.
-          if (cacheKey) return tokenPlaceholder;
-          token ??= this.generateCsrf();
+          if (keptAs) return tokenPlaceholder;
+          token ??= holdsCredentials(request) ? this.generateCsrf() : app.sharedFormTokens.current();
           return token;
         },
         noindex: options.noindex ?? false,
@@ -309,11 +348,11 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       // viewAsync throws on a template error, so the error handler can answer with the 500 page.
       const html = await this.viewAsync(view, {
         ...context,
-        ...(typeof data === "function" ? data() : data),
+        ...(typeof data === "function" ? await data() : data),
       });
-      if (!cacheKey) return send(html);
+      if (!keptAs) return send(html);
       const page = cutPage(html);
-      cache.set(cacheKey, page);
+      (cacheKey ? cache : personalPages).set(keptAs, page);
       return sendCached(page);
     },
   );

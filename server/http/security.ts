@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import fastifyCookie from "@fastify/cookie";
 import fastifyCsrf from "@fastify/csrf-protection";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import helmet, { type HelmetOptions } from "helmet";
 import type { Config } from "../config.ts";
+import { registerFormProtection, sharedFormTokens } from "./form-protection.ts";
 
 const overridable = new Set(["PUT", "PATCH", "DELETE"]);
 
@@ -77,22 +78,25 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
 
   await app.register(fastifyCookie, { secret: config.cookieSecret, parseOptions: {} });
 
+  const tokenOf = (request: FastifyRequest) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    const fromBody = body && typeof body === "object" ? body._csrf : undefined;
+    if (typeof fromBody === "string") return fromBody;
+    const header = request.headers["x-csrf-token"];
+    return typeof header === "string" ? header : undefined;
+  };
   await app.register(fastifyCsrf, {
     cookieKey: "_csrf",
     cookieOpts: { signed: true, httpOnly: true, sameSite: "lax", secure: "auto", path: "/" },
-    getToken: (request) => {
-      const body = request.body as Record<string, unknown> | undefined;
-      const fromBody = body && typeof body === "object" ? body._csrf : undefined;
-      if (typeof fromBody === "string") return fromBody;
-      const header = request.headers["x-csrf-token"];
-      return typeof header === "string" ? header : undefined;
-    },
+    getToken: tokenOf,
   });
+  // Shared tokens are signed with a key of their own, derived from the cookie secret.
+  registerFormProtection(app, sharedFormTokens(`${config.cookieSecret}:shared-form-tokens`), tokenOf);
 
   // preHandler, not onRequest: the token sits in the form body, which is parsed by then.
   app.addHook("preHandler", (request, reply, done) => {
     const safe = request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS";
     if (safe || request.routeOptions.config?.csrf === false || !request.routeOptions.url) return done();
-    app.csrfProtection(request, reply, done);
+    app.protectForm(request, reply, done);
   });
 }

@@ -112,7 +112,11 @@ describe.each(testDatabases())("the cart under parallel requests on $name", (tar
         shop.app.inject({
           method: "POST",
           url: "/winkelwagen/overzicht",
-          headers: { cookie: s.cookie(), "content-type": "application/x-www-form-urlencoded" },
+          headers: {
+            cookie: s.cookie(),
+            "content-type": "application/x-www-form-urlencoded",
+            "sec-fetch-site": "same-origin",
+          },
           payload: form.toString(),
         }),
       ),

@@ -102,6 +102,62 @@ describe("CSRF protection of forms", () => {
   });
 });
 
+describe("forms on pages for a visitor without cookies", () => {
+  const productPage = "/assortiment/fotoboeken/exclusief-fotoboek";
+  const tokenIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+
+  it("carry the shop's shared token and set no cookie, so every such visitor gets the same answer", async () => {
+    const first = await shop.app.inject({ url: productPage });
+    const second = await shop.app.inject({ url: productPage });
+    expect(first.headers["set-cookie"]).toBeUndefined();
+    expect(tokenIn(first.body)).toMatch(/^shared\./);
+    expect(second.body).toBe(first.body);
+  });
+
+  it("accept the visitor's first post with that token, even from a client that says nothing of its origin", async () => {
+    const token = tokenIn((await shop.app.inject({ url: productPage })).body);
+    const res = await post(`name=Anna&_csrf=${encodeURIComponent(token)}`, {});
+    expect(res.statusCode).toBe(200);
+  });
+
+  it("give a shopper who holds a cookie a token of their own", async () => {
+    const { cookie } = await formSession();
+    const page = await shop.app.inject({ url: productPage, headers: { cookie } });
+    expect(tokenIn(page.body)).not.toBe("");
+    expect(tokenIn(page.body)).not.toMatch(/^shared\./);
+  });
+
+  it("when a shopper with cookies posts the shared token, accept it only if the browser says the post is the shop's own", async () => {
+    const { cookie } = await formSession();
+    const shared = encodeURIComponent(tokenIn((await shop.app.inject({ url: productPage })).body));
+    // A form left open from before the first cookie: current browsers say where it came from.
+    expect((await post(`_csrf=${shared}`, { cookie, "sec-fetch-site": "same-origin" })).statusCode).toBe(200);
+    expect((await post(`_csrf=${shared}`, { cookie, origin: "http://localhost:80" })).statusCode).toBe(200);
+    // Without that word, a cookie-holding post could be forged with a token anyone can fetch.
+    const unknown = await post(`_csrf=${shared}`, { cookie });
+    expect(unknown.statusCode).toBe(403);
+    expect(unknown.body).toContain("Deze pagina is verlopen");
+  });
+});
+
+describe("a post that a browser marks as coming from another site", () => {
+  it("is refused, even with the shopper's own valid token", async () => {
+    const { cookie, token } = await formSession();
+    const body = `name=Anna&_csrf=${encodeURIComponent(token)}`;
+    const elsewhere: Record<string, string>[] = [
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site" },
+      { origin: "https://fotohoek.example.com" },
+      { origin: "null" },
+    ];
+    for (const headers of elsewhere) {
+      const res = await post(body, { cookie, ...headers });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+    }
+    expect((await post(body, { cookie, "sec-fetch-site": "same-origin" })).statusCode).toBe(200);
+  });
+});
+
 describe("X-HTTP-Method-Override", () => {
   it("turns a POST into PUT, PATCH or DELETE", async () => {
     const { cookie, token } = await formSession();

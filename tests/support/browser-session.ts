@@ -2,7 +2,8 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 
 /**
  * A shopper's browser for app.inject: keeps the cookies the shop sets (cart, shopper,
- * CSRF secret, flash) and sends them back, and reads the form token off pages.
+ * CSRF secret, flash) and sends them back, and reads the form token off pages. Like every
+ * current browser it says that its posts come from the shop's own pages (Sec-Fetch-Site).
  */
 export class BrowserSession {
   private cookies = new Map<string, string>();
@@ -40,7 +41,12 @@ export class BrowserSession {
         method: "POST",
         url,
         payload: body.payload,
-        headers: { cookie: this.cookieHeader(), "content-type": body.contentType, ...headers },
+        headers: {
+          cookie: this.cookieHeader(),
+          "content-type": body.contentType,
+          "sec-fetch-site": "same-origin",
+          ...headers,
+        },
       }),
     );
   }

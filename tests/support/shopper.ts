@@ -2,7 +2,8 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 
 /**
  * A shopper's browser for app.inject: keeps the cookies the shop sets and the form token
- * of the last page, and posts forms as a browser does (or as the ajax behaviour does).
+ * of the last page, and posts forms as a current browser does (or as the ajax behaviour
+ * does), saying that they come from the shop's own pages (Sec-Fetch-Site).
  */
 export interface Shopper {
   get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
@@ -54,6 +55,7 @@ export async function shopper(
             host: "shop.test",
             cookie: cookie(),
             "content-type": "application/x-www-form-urlencoded",
+            "sec-fetch-site": "same-origin",
             ...(options.ajax ? { "x-requested-with": "XMLHttpRequest" } : {}),
           },
           payload: new URLSearchParams({ _csrf: self.token, ...fields }).toString(),

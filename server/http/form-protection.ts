@@ -1,0 +1,121 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { cartCookieName, issuedCartId } from "./cart-cookie.ts";
+import { shopperCookieName } from "./shopper-cookie.ts";
+
+/**
+ * Protection of every form post against cross-site request forgery, in two layers.
+ *
+ * 1. Where the request comes from, as the browser says it (Fetch Metadata, else Origin).
+ *    A post a browser marks as coming from another site is refused, whatever it carries.
+ * 2. The form's token. A shopper who holds one of our cookies gets a token bound to a
+ *    secret of their own (@fastify/csrf-protection). A visitor who holds none gets the
+ *    shared token: signed by the shop, the same for everyone for an hour. Forgery abuses
+ *    the cookies a browser sends by itself, and such a visitor has none to abuse, so their
+ *    pages can be one ready-made answer for everyone instead of one with a fresh secret
+ *    cookie each (which cost a product page two thirds of its throughput). The shared
+ *    token is accepted from a shopper with cookies only when the browser says the post is
+ *    same-origin: a form that was open in a tab from before the first cookie still works.
+ */
+
+/** The cookies that carry a shopper's standing: forged posts would ride on these. */
+export const credentialCookies = [cartCookieName, shopperCookieName, "_csrf"] as const;
+
+const sharedPrefix = "shared.";
+const windowMs = 60 * 60 * 1000;
+/** How long a shared token stays good: as long as a form may sit open in a tab. */
+const windowsValid = 24;
+
+export interface SharedFormTokens {
+  /** The token for forms on pages made now. */
+  current(): string;
+  /** Whether a token is a shared token at all (then only `verify` may accept it). */
+  isShared(token: string): boolean;
+  verify(token: string): boolean;
+}
+
+export function sharedFormTokens(secret: string, now: () => number = Date.now): SharedFormTokens {
+  const mac = (window: number) =>
+    createHmac("sha256", secret).update(`shared-form-token:${window}`).digest("base64url").slice(0, 32);
+  let latest: { window: number; token: string } | undefined;
+  return {
+    current() {
+      const window = Math.floor(now() / windowMs);
+      if (latest?.window !== window) latest = { window, token: `${sharedPrefix}${window}.${mac(window)}` };
+      return latest.token;
+    },
+    isShared: (token) => token.startsWith(sharedPrefix),
+    verify(token) {
+      const match = /^shared\.(\d{1,12})\.([\w-]{32})$/.exec(token);
+      if (!match) return false;
+      const window = Number(match[1]);
+      const age = Math.floor(now() / windowMs) - window;
+      if (age < 0 || age >= windowsValid) return false;
+      return timingSafeEqual(Buffer.from(match[2] as string), Buffer.from(mac(window)));
+    },
+  };
+}
+
+export type Provenance = "same-origin" | "cross-site" | "unknown";
+
+/**
+ * Where a request comes from, as the browser tells it. Sec-Fetch-Site is set by every
+ * current browser and cannot be set by a page; older browsers still send Origin on a
+ * post. Neither header: not a browser, or one too old to tell.
+ */
+export function provenanceOf(request: FastifyRequest): Provenance {
+  const site = request.headers["sec-fetch-site"];
+  if (typeof site === "string")
+    return site === "same-origin" || site === "none" ? "same-origin" : "cross-site";
+  const origin = request.headers.origin;
+  if (typeof origin !== "string") return "unknown";
+  try {
+    // Through URL on both sides, so "localhost:80" and "localhost" compare alike.
+    return new URL(origin).host === new URL(`${request.protocol}://${request.host}`).host
+      ? "same-origin"
+      : "cross-site";
+  } catch {
+    // "null" (a sandboxed frame, a privacy redirect) or garbage: not us.
+    return "cross-site";
+  }
+}
+
+/** Whether the request carries (or this response just issued) any cookie a forgery could ride on. */
+export function holdsCredentials(request: FastifyRequest): boolean {
+  const cookies = request.cookies;
+  return credentialCookies.some((name) => cookies[name] !== undefined) || issuedCartId(request) !== undefined;
+}
+
+function forbidden(code: string, message: string): Error {
+  return Object.assign(new Error(message), { statusCode: 403, code });
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Checks a post's origin and form token; calls next, or sends the 403 page itself. Synchronous. */
+    protectForm(request: FastifyRequest, reply: FastifyReply, next: () => void): void;
+    sharedFormTokens: SharedFormTokens;
+  }
+}
+
+export function registerFormProtection(
+  app: FastifyInstance,
+  tokens: SharedFormTokens,
+  tokenOf: (request: FastifyRequest) => string | undefined,
+): void {
+  app.decorate("sharedFormTokens", tokens);
+  app.decorate("protectForm", (request: FastifyRequest, reply: FastifyReply, next: () => void) => {
+    const provenance = provenanceOf(request);
+    if (provenance === "cross-site") {
+      reply.send(forbidden("FORM_CROSS_SITE", "A form post from another site"));
+      return;
+    }
+    const token = tokenOf(request);
+    if (token !== undefined && tokens.isShared(token)) {
+      if (tokens.verify(token) && (provenance === "same-origin" || !holdsCredentials(request))) return next();
+      reply.send(forbidden("FST_CSRF_INVALID_TOKEN", "Invalid csrf token"));
+      return;
+    }
+    app.csrfProtection(request, reply, next);
+  });
+}

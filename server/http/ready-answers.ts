@@ -1,0 +1,137 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { acceptsGzip } from "./page-cache.ts";
+import { isAjax } from "./pages.ts";
+
+/**
+ * Whole answers kept as they were sent (status, headers, gzip body) and sent again before
+ * the route runs, for two kinds of request:
+ *
+ * - a visitor who sends no cookies: their page is the same for everyone
+ *   (form-protection.ts, page-cache.ts). Kept for a second, which is what a shopper who
+ *   loaded the page a second earlier sees;
+ * - a shopper's own page (their cart), only where the route gives a check that the page
+ *   still holds, such as "the cart's revision is the one it was made at". The browser's
+ *   whole Cookie header is part of the key, so one shopper's answer (with their form
+ *   token) never reaches another, and the check runs on every use.
+ *
+ * Anything else personal rules an answer out at both ends: an ajax request, a browser
+ * that takes no gzip, a cookie set in the answer, a status other than 200, an address
+ * that is not a page of one language (those read Accept-Language).
+ */
+export interface ReadyAnswersOptions {
+  /** How long a page for visitors without cookies is kept */
+  ttlMs?: number;
+  /** How long a shopper's own page is kept, checked on every use */
+  personalTtlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/** Whether a kept answer still shows what the route would show now. */
+export type StillHolds = () => Promise<boolean>;
+
+interface ReadyAnswer {
+  headers: Record<string, string>;
+  body: Buffer;
+  expires: number;
+  stillHolds?: StillHolds;
+}
+
+declare module "fastify" {
+  interface FastifyReply {
+    /**
+     * Offers this answer for ready use (ready-answers.ts): to later visitors without
+     * cookies, or, with a check, to the same browser again.
+     */
+    keepReady(stillHolds?: StillHolds): void;
+  }
+}
+
+const offer = Symbol("ready answer offered");
+type Offered = { [offer]?: { stillHolds?: StillHolds } };
+
+function eligible(request: FastifyRequest): boolean {
+  return (
+    request.method === "GET" &&
+    request.routeOptions.config?.locale !== undefined &&
+    !isAjax(request) &&
+    acceptsGzip(request.headers["accept-encoding"])
+  );
+}
+
+/** The answer depends on the origin (links in the page), the address with its query, and the cookies. */
+const keyOf = (request: FastifyRequest) =>
+  `${request.protocol}://${request.host}${request.url}\n${request.headers.cookie ?? ""}`;
+
+export function registerReadyAnswers(
+  app: FastifyInstance,
+  { ttlMs = 1000, personalTtlMs = 60_000, maxEntries = 1000, now = Date.now }: ReadyAnswersOptions = {},
+): void {
+  const answers = new Map<string, ReadyAnswer>();
+  let closing = false;
+
+  app.decorateReply("keepReady", function keepReady(this: FastifyReply, stillHolds?: StillHolds) {
+    (this as unknown as Offered)[offer] = { stillHolds };
+  });
+
+  app.addHook("onRequest", (request, reply, done) => {
+    if (closing || !eligible(request)) return done();
+    const key = keyOf(request);
+    const answer = answers.get(key);
+    if (!answer) return done();
+    if (answer.expires <= now()) {
+      answers.delete(key);
+      return done();
+    }
+    // Answered here: the route and its hooks do not run.
+    const send = () => reply.headers(answer.headers).send(answer.body);
+    if (!answer.stillHolds) return send();
+    answer.stillHolds().then(
+      (holds) => {
+        if (holds) return send();
+        answers.delete(key);
+        done();
+      },
+      // The route answers, and says what went wrong in its own way.
+      () => done(),
+    );
+  });
+
+  // After the cookie plugin's own onSend: a Set-Cookie header is visible by now.
+  app.addHook("onSend", (request, reply, payload, done) => {
+    const offered = (reply as unknown as Offered)[offer];
+    if (!offered) return done(null, payload);
+    const personal = request.headers.cookie !== undefined;
+    const keep =
+      !closing &&
+      Buffer.isBuffer(payload) &&
+      reply.statusCode === 200 &&
+      reply.getHeader("set-cookie") === undefined &&
+      reply.getHeader("content-encoding") === "gzip" &&
+      // A page for a browser with cookies is kept only with a check that it still holds.
+      (!personal || offered.stillHolds !== undefined) &&
+      eligible(request);
+    if (keep) {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (typeof value === "string" || typeof value === "number") headers[name] = String(value);
+      }
+      const key = keyOf(request);
+      answers.delete(key);
+      answers.set(key, {
+        headers,
+        body: payload,
+        expires: now() + (personal ? personalTtlMs : ttlMs),
+        stillHolds: personal ? offered.stillHolds : undefined,
+      });
+      while (answers.size > maxEntries) answers.delete(answers.keys().next().value as string);
+    }
+    done(null, payload);
+  });
+
+  app.addHook("preClose", (done) => {
+    closing = true;
+    answers.clear();
+    done();
+  });
+}

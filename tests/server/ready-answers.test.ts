@@ -1,0 +1,139 @@
+import { gzipSync } from "node:zlib";
+import fastifyCookie from "@fastify/cookie";
+import Fastify, { type FastifyInstance } from "fastify";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { registerReadyAnswers } from "../../server/http/ready-answers.ts";
+
+let app: FastifyInstance;
+let clock = 0;
+let renders = 0;
+/** What the shopper's own page shows; the check compares it with what the page was made at. */
+let revision = 0;
+let checkFails = false;
+
+/** A page route as the shop's pages answer: gzip, one language, offered for ready use. */
+beforeEach(async () => {
+  clock = 1_000_000;
+  renders = 0;
+  revision = 0;
+  checkFails = false;
+  app = Fastify();
+  await app.register(fastifyCookie, { secret: "ready-answers-test-secret" });
+  registerReadyAnswers(app, { ttlMs: 1000, now: () => clock });
+  app.get<{ Querystring: { status?: string; cookie?: string } }>(
+    "/pagina",
+    { config: { locale: "nl" } as never },
+    async (request, reply) => {
+      renders++;
+      if (request.query.cookie) reply.setCookie("flash", "hoi");
+      reply.keepReady();
+      return reply
+        .code(Number(request.query.status ?? 200))
+        .header("content-encoding", "gzip")
+        .header("content-language", "nl")
+        .type("text/html; charset=utf-8")
+        .send(gzipSync(`<p>render ${renders}</p>`));
+    },
+  );
+  app.get("/mijn-pagina", { config: { locale: "nl" } as never }, async (_request, reply) => {
+    renders++;
+    const madeAt = revision;
+    reply.keepReady(async () => {
+      if (checkFails) throw new Error("database unavailable");
+      return revision === madeAt;
+    });
+    return reply.header("content-encoding", "gzip").send(gzipSync(`<p>revision ${madeAt}</p>`));
+  });
+  app.get("/zonder-taal", async (_request, reply) => {
+    renders++;
+    reply.keepReady();
+    return reply.header("content-encoding", "gzip").send(gzipSync("x"));
+  });
+});
+afterEach(() => app.close());
+
+const visit = (url: string, headers: Record<string, string> = {}) =>
+  app.inject({ url, headers: { "accept-encoding": "gzip", ...headers } });
+
+describe("ready answers for visitors without cookies", () => {
+  it("serve the same status, headers and bytes again without running the route", async () => {
+    const first = await visit("/pagina");
+    const second = await visit("/pagina");
+    expect(renders).toBe(1);
+    expect(second.statusCode).toBe(200);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(second.headers["content-encoding"]).toBe("gzip");
+    expect(second.headers["content-language"]).toBe("nl");
+    expect(second.headers["content-type"]).toBe("text/html; charset=utf-8");
+  });
+
+  it("are kept for a second only", async () => {
+    await visit("/pagina");
+    clock += 999;
+    await visit("/pagina");
+    expect(renders).toBe(1);
+    clock += 1;
+    const later = await visit("/pagina");
+    expect(renders).toBe(2);
+    expect(later.statusCode).toBe(200);
+  });
+
+  it("are told apart by address and query", async () => {
+    await visit("/pagina");
+    await visit("/pagina?formaat=21x30");
+    expect(renders).toBe(2);
+  });
+
+  it("when the visitor sends a cookie, an ajax request or takes no gzip, the route answers", async () => {
+    await visit("/pagina");
+    await visit("/pagina", { cookie: "cart=abc" });
+    await visit("/pagina", { "x-requested-with": "XMLHttpRequest" });
+    await app.inject({ url: "/pagina" });
+    expect(renders).toBe(4);
+  });
+
+  it("never keep an answer that sets a cookie, one with another status, or a page of no fixed language", async () => {
+    await visit("/pagina?cookie=1");
+    await visit("/pagina?cookie=1");
+    await visit("/pagina?status=404");
+    await visit("/pagina?status=404");
+    await visit("/zonder-taal");
+    await visit("/zonder-taal");
+    expect(renders).toBe(6);
+  });
+});
+
+describe("ready answers for a shopper's own page", () => {
+  const mine = { cookie: "cart=abc.signed; _csrf=def.signed" };
+
+  it("go again to the same browser while the route's check says the page still holds", async () => {
+    const first = await visit("/mijn-pagina", mine);
+    const second = await visit("/mijn-pagina", mine);
+    expect(renders).toBe(1);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    revision++;
+    await visit("/mijn-pagina", mine);
+    expect(renders).toBe(2);
+  });
+
+  it("never go to a browser with other cookies", async () => {
+    await visit("/mijn-pagina", mine);
+    await visit("/mijn-pagina", { cookie: "cart=other.signed; _csrf=def.signed" });
+    await visit("/mijn-pagina");
+    expect(renders).toBe(3);
+  });
+
+  it("without a check, are never kept for a browser with cookies", async () => {
+    await visit("/pagina", mine);
+    await visit("/pagina", mine);
+    expect(renders).toBe(2);
+  });
+
+  it("when the check fails, the route answers", async () => {
+    await visit("/mijn-pagina", mine);
+    checkFails = true;
+    const res = await visit("/mijn-pagina", mine);
+    expect(renders).toBe(2);
+    expect(res.statusCode).toBe(200);
+  });
+});
