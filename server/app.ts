@@ -109,7 +109,7 @@ export async function buildApp({
     catalogue,
     database,
     i18n,
-    carts: cartRepository(database.db),
+    carts: cartRepository(database.db, database),
     uploads: uploadRepository(database.db),
     projects: photoProjectRepository(database.db),
     subscriptions: subscriptionRepository(database.db),

@@ -122,13 +122,30 @@ export function cartRoutes(
     /** What an ajax post gets instead of the page: the cart region, unless it came from elsewhere. */
     fragment = "partials/cart-region",
   ): Promise<FastifyReply> {
-    const cart = await loadShopperCart(services, request);
     reply.header("cache-control", "private, no-store");
     const t = i18n.t[request.locale];
+    // The plain page of a cart (no message, no refusal) is kept per revision: the database
+    // raises the revision with every change the page shows (migration 0007).
+    const cartId = readCartId(request);
+    const plain = request.method === "GET" && status === 200 && Object.keys(state).length === 0;
+    const revision = plain && cartId ? await carts.revision(cartId) : undefined;
+    // The whole answer may be sent again to this browser while the revision stands (a cart
+    // that is gone, cleaned up or never there, stays gone: ids are never used again).
+    if (plain && cartId) reply.keepReady(async () => (await carts.revision(cartId)) === revision);
     return reply.page(
       "pages/cart-contents",
-      { title: t("cart.title"), ...regionData(request, cart, state) },
-      { noindex: true, status, fragment },
+      async () => ({
+        title: t("cart.title"),
+        ...regionData(request, await loadShopperCart(services, request), state),
+      }),
+      {
+        noindex: true,
+        status,
+        fragment,
+        // Without a cart it is the same empty cart for everyone.
+        cacheable: plain && !cartId,
+        personal: plain && cartId ? `cart ${cartId}@${revision ?? "gone"}` : undefined,
+      },
     );
   }
 

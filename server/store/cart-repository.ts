@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { type ExpressionBuilder, type Kysely, PostgresAdapter, sql } from "kysely";
+import { type CompiledQuery, type ExpressionBuilder, type Kysely, PostgresAdapter, sql } from "kysely";
 import type { DeliveryAddress } from "../domain/delivery-address.ts";
 import { isDeliveryCountry } from "../domain/postcode.ts";
+import type { Database } from "./database.ts";
 import type { Schema } from "./schema.ts";
 
 export interface CartItem {
@@ -34,6 +35,11 @@ export interface CartRepository {
   remove(cartId: string, item: CartItem): Promise<boolean>;
   lines(cartId: string): Promise<CartLine[]>;
   itemCount(cartId: string): Promise<number>;
+  /**
+   * A number that changes whenever anything the cart pages show changes (lines, address,
+   * the photos of a line's project); undefined for a cart that does not exist.
+   */
+  revision(cartId: string): Promise<number | undefined>;
   address(cartId: string): Promise<DeliveryAddress | undefined>;
   saveAddress(cartId: string, address: DeliveryAddress): Promise<void>;
   /**
@@ -122,7 +128,20 @@ function affected(result: {
   return Number(result.numInsertedOrUpdatedRows ?? result.numUpdatedRows ?? result.numDeletedRows ?? 0n);
 }
 
-export function cartRepository(db: Kysely<Schema>): CartRepository {
+export function cartRepository(
+  db: Kysely<Schema>,
+  /** Where the reads of every page view go (database.ts); by default through Kysely. */
+  reads: Pick<Database, "readCommitted"> = {
+    readCommitted: async <Row>(query: CompiledQuery) => (await db.executeQuery<Row>(query)).rows,
+  },
+): CartRepository {
+  // Compiled with a stand-in id; each call runs them with its own.
+  const revisionQuery = db.selectFrom("carts").select("revision").where("id", "=", "").compile();
+  const itemCountQuery = db
+    .selectFrom("cart_lines")
+    .select((eb) => eb.fn.sum<string | number | null>("quantity").as("total"))
+    .where("cart_id", "=", "")
+    .compile();
   const line = (cartId: string, item: CartItem) =>
     ({
       cart_id: cartId,
@@ -224,12 +243,21 @@ export function cartRepository(db: Kysely<Schema>): CartRepository {
 
     lines: (cartId) => readLines(db, cartId),
 
+    async revision(cartId) {
+      // Asked on every look at the cart page: built and compiled once, run with each id.
+      const [row] = await reads.readCommitted<{ revision: number }>({
+        ...revisionQuery,
+        parameters: [cartId],
+      });
+      return row === undefined ? undefined : Number(row.revision);
+    },
+
     async itemCount(cartId) {
-      const row = await db
-        .selectFrom("cart_lines")
-        .select((eb) => eb.fn.sum<string | number | null>("quantity").as("total"))
-        .where("cart_id", "=", cartId)
-        .executeTakeFirst();
+      // Asked for the header of every page a shopper with a cart sees: compiled once.
+      const [row] = await reads.readCommitted<{ total: string | number | null }>({
+        ...itemCountQuery,
+        parameters: [cartId],
+      });
       return Number(row?.total ?? 0);
     },
 

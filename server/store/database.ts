@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import type { Schema } from "./schema.ts";
 import { preparingOnce } from "./sqlite-statements.ts";
@@ -11,6 +11,13 @@ export type Dialect = "sqlite" | "postgres";
 export interface Database {
   db: Kysely<Schema>;
   dialect: Dialect;
+  /**
+   * One read of committed data, outside any transaction, for the few reads on every page
+   * view (a cart's revision). On SQLite a file database has a read-only connection of its
+   * own for these, run at once: they skip the queue for the one writing connection, and
+   * that connection's open transactions can never show through.
+   */
+  readCommitted<Row>(query: CompiledQuery): Promise<Row[]>;
   /** Throws when the database cannot answer; used by /healthz and at start-up. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -48,6 +55,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     return {
       db,
       dialect: "postgres",
+      readCommitted: async <Row>(query: CompiledQuery) => (await db.executeQuery<Row>(query)).rows,
       ping: async () => {
         await sql`select 1`.execute(db);
       },
@@ -64,13 +72,26 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: preparingOnce(sqlite) }) });
+  // An in-memory database exists only on its one connection: there, reads go through Kysely.
+  // A read-only open needs the WAL's -shm file to exist already; query_only is the same
+  // promise without that condition.
+  const reader = file === ":memory:" ? undefined : new SQLite(file);
+  reader?.pragma("query_only = ON");
+  const readerStatements = reader ? preparingOnce(reader) : undefined;
   return {
     db,
     dialect: "sqlite",
+    readCommitted: async <Row>(query: CompiledQuery) =>
+      readerStatements
+        ? (readerStatements.prepare(query.sql).all(query.parameters) as Row[])
+        : (await db.executeQuery<Row>(query)).rows,
     ping: async () => {
       if (!sqlite.open) throw new Error("database is closed");
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      readerStatements?.close();
+    },
   };
 }

@@ -6,6 +6,7 @@ import { outbox } from "./migrations/0003-outbox.ts";
 import { checkout } from "./migrations/0004-checkout.ts";
 import { contactMessages } from "./migrations/0005-contact-messages.ts";
 import { photoProjectsAndSubscriptions } from "./migrations/0006-photo-projects-and-subscriptions.ts";
+import { cartRevisions } from "./migrations/0007-cart-revisions.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   "0004-checkout": checkout,
   "0005-contact-messages": contactMessages,
   "0006-photo-projects-and-subscriptions": photoProjectsAndSubscriptions,
+  "0007-cart-revisions": cartRevisions,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

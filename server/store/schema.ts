@@ -5,6 +5,8 @@ export interface CartsTable {
   id: string;
   created_at: string;
   updated_at: string;
+  /** Raised by triggers on every change the cart pages show (migration 0007). */
+  revision: Generated<number>;
 }
 
 export interface CartLinesTable {

@@ -77,6 +77,78 @@ describe.each(testDatabases())("the cart under parallel requests on $name", (tar
     expect(await cartRepository(shop.database.db).itemCount(cartId)).toBe(99);
   });
 
+  it("the cart page kept by one instance shows every change, whichever instance made it", async () => {
+    const [one, two] = await openShops(2);
+    if (!one || !two) throw new Error("no shops");
+    const s = await shopper(one.app);
+    await s.post(contents, { ...book, quantity: "2" });
+    const first = await s.get(contents);
+    expect(first.body).toContain('value="2"');
+    expect(first.body).toContain("2 artikelen");
+    const again = await s.get(contents);
+    expect(again.body).toContain('value="2"');
+
+    // The same browser changes the quantity and the address through the other instance.
+    const postElsewhere = (url: string, fields: Record<string, string>) =>
+      two.app.inject({
+        method: "POST",
+        url,
+        headers: {
+          cookie: s.cookie(),
+          "content-type": "application/x-www-form-urlencoded",
+          "sec-fetch-site": "same-origin",
+        },
+        payload: new URLSearchParams({ _csrf: s.token, ...fields }).toString(),
+      });
+    expect((await postElsewhere(contents, { ...book, quantity: "5", intent: "update" })).statusCode).toBe(
+      303,
+    );
+    const changed = await s.get(contents);
+    expect(changed.body).toContain('value="5"');
+    expect(changed.body).toContain("5 artikelen");
+
+    const address = {
+      name: "Jana Schmidt",
+      street: "Hauptstraße 1",
+      postcode: "10115",
+      city: "Berlin",
+      country: "DE",
+      email: "jana@example.de",
+      phone: "",
+    };
+    expect((await postElsewhere("/winkelwagen/adres", address)).statusCode).toBe(303);
+    expect((await s.get(contents)).body).toContain("Duitsland");
+
+    // Its own token still works on the kept page: the shopper can go on changing the cart.
+    expect((await s.post(contents, { ...book, quantity: "1", intent: "update" })).statusCode).toBe(303);
+    expect((await s.get(contents)).body).toContain("1 artikel");
+  });
+
+  it("while the cart's revision stands, the kept page is what the shopper gets", async () => {
+    const [shop] = await openShops(1);
+    if (!shop) throw new Error("no shop");
+    const s = await shopper(shop.app);
+    await s.post(contents, { ...book, quantity: "2" });
+    expect((await s.get(contents)).body).toContain('value="2"');
+    // Behind the triggers' back (no shop code can do this): the revision is put back.
+    const cartId = shop.app.unsignCookie(s.cookies.get("cart") ?? "").value ?? "";
+    const db = shop.database.db;
+    const { revision } = await db
+      .selectFrom("carts")
+      .select("revision")
+      .where("id", "=", cartId)
+      .executeTakeFirstOrThrow();
+    await db.updateTable("cart_lines").set({ quantity: 7 }).where("cart_id", "=", cartId).execute();
+    await db.updateTable("carts").set({ revision }).where("id", "=", cartId).execute();
+    expect((await s.get(contents)).body).toContain('value="2"');
+    await db
+      .updateTable("carts")
+      .set({ revision: Number(revision) + 100 })
+      .where("id", "=", cartId)
+      .execute();
+    expect((await s.get(contents)).body).toContain('value="7"');
+  });
+
   it("a cart lives in the database, so another instance of the shop serves it and takes orders for it once", async () => {
     const [one, two] = await openShops(2);
     if (!one || !two) throw new Error("no shops");

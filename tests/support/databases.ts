@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { afterEach } from "vitest";
 import { type Database, openDatabase } from "../../server/store/database.ts";
@@ -13,16 +16,30 @@ export interface TestDatabase {
  * The databases the store's tests run on: SQLite always, PostgreSQL as well when
  * TEST_DATABASE_URL is set (CI sets it). Each PostgreSQL test gets its own schema,
  * dropped afterwards, so runs never see each other's rows. With `migrate: false` the
- * database is empty, for tests of a migration itself.
+ * database is empty, for tests of a migration itself. With `sqliteFile` SQLite is a file,
+ * as the shop runs it, so reads go through its read-only connection (database.ts).
  */
-export function testDatabases({ migrate = true }: { migrate?: boolean } = {}): TestDatabase[] {
+export function testDatabases({
+  migrate = true,
+  sqliteFile = false,
+}: {
+  migrate?: boolean;
+  sqliteFile?: boolean;
+} = {}): TestDatabase[] {
   const list: TestDatabase[] = [
     {
-      name: "sqlite",
+      name: sqliteFile ? "sqlite (a file)" : "sqlite",
       async open() {
-        const database = openDatabase("sqlite::memory:");
+        const dir = sqliteFile ? mkdtempSync(join(tmpdir(), "shop-store-")) : undefined;
+        const database = openDatabase(dir ? `sqlite://${join(dir, "shop.db")}` : "sqlite::memory:");
         if (migrate) await migrateToLatest(database);
-        return { database, cleanup: () => database.close() };
+        return {
+          database,
+          async cleanup() {
+            await database.close();
+            if (dir) rmSync(dir, { recursive: true, force: true });
+          },
+        };
       },
     },
   ];
