@@ -75,12 +75,15 @@ export class ResponseReader {
           this.startBody(data.subarray(0, end).toString("latin1"));
           break;
         }
-        case "body": {
+        case "body":
+        case "chunk-data": {
           const take = Math.min(this.remaining, chunk.length - at);
           this.remaining -= take;
           this.bytes += take;
           at += take;
-          if (this.remaining === 0) this.finish();
+          if (this.remaining > 0) break;
+          if (this.state === "body") this.finish();
+          else this.state = "chunk-end";
           break;
         }
         case "chunk-size":
@@ -107,14 +110,6 @@ export class ResponseReader {
               this.state = "chunk-data";
             }
           }
-          break;
-        }
-        case "chunk-data": {
-          const take = Math.min(this.remaining, chunk.length - at);
-          this.remaining -= take;
-          this.bytes += take;
-          at += take;
-          if (this.remaining === 0) this.state = "chunk-end";
           break;
         }
       }

@@ -15,11 +15,11 @@ export const cartLifetimeSeconds = 60 * 60 * 24 * 60;
 const issued = new WeakMap<FastifyRequest, string>();
 
 /**
- * Signed cookie values already checked, with the cart id they carry. A signature that was
- * good stays good while the process lives (the secret is fixed at start), and the HMAC
- * was a tenth of the time a kept cart page takes.
+ * Signed cookie values already checked, with the cart id they carry, per Fastify instance
+ * (each has its own secret). A signature that was good stays good while the instance lives,
+ * and the HMAC was a tenth of the time a kept cart page takes.
  */
-const verified = new Map<string, string>();
+const verifiedBy = new WeakMap<object, Map<string, string>>();
 
 /** The cart this response has just issued, if any: its cookie reaches the browser only now. */
 export function issuedCartId(request: FastifyRequest): string | undefined {
@@ -32,6 +32,11 @@ export function readCartId(request: FastifyRequest): string | undefined {
   if (fresh) return fresh;
   const raw = request.cookies[cartCookieName];
   if (!raw) return undefined;
+  let verified = verifiedBy.get(request.server);
+  if (!verified) {
+    verified = new Map();
+    verifiedBy.set(request.server, verified);
+  }
   const known = verified.get(raw);
   if (known) return known;
   const result = request.unsignCookie(raw);

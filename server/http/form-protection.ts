@@ -63,17 +63,18 @@ export type Provenance = "same-origin" | "cross-site" | "unknown";
  * current browser and cannot be set by a page; older browsers still send Origin on a
  * post. Neither header: not a browser, or one too old to tell.
  */
-export function provenanceOf(request: FastifyRequest): Provenance {
+export function provenanceOf(request: FastifyRequest, publicUrl?: string): Provenance {
   const site = request.headers["sec-fetch-site"];
   if (typeof site === "string")
     return site === "same-origin" || site === "none" ? "same-origin" : "cross-site";
   const origin = request.headers.origin;
   if (typeof origin !== "string") return "unknown";
   try {
-    // Through URL on both sides, so "localhost:80" and "localhost" compare alike.
-    return new URL(origin).host === new URL(`${request.protocol}://${request.host}`).host
-      ? "same-origin"
-      : "cross-site";
+    // Through URL on all sides, so "localhost:80" and "localhost" compare alike. Behind a
+    // proxy that rewrites Host, the shop's public address (PUBLIC_URL) is its origin too.
+    const from = new URL(origin).host;
+    const own = [`${request.protocol}://${request.host}`, ...(publicUrl ? [publicUrl] : [])];
+    return own.some((url) => new URL(url).host === from) ? "same-origin" : "cross-site";
   } catch {
     // "null" (a sandboxed frame, a privacy redirect) or garbage: not us.
     return "cross-site";
@@ -102,10 +103,11 @@ export function registerFormProtection(
   app: FastifyInstance,
   tokens: SharedFormTokens,
   tokenOf: (request: FastifyRequest) => string | undefined,
+  publicUrl?: string,
 ): void {
   app.decorate("sharedFormTokens", tokens);
   app.decorate("protectForm", (request: FastifyRequest, reply: FastifyReply, next: () => void) => {
-    const provenance = provenanceOf(request);
+    const provenance = provenanceOf(request, publicUrl);
     if (provenance === "cross-site") {
       reply.send(forbidden("FORM_CROSS_SITE", "A form post from another site"));
       return;

@@ -91,7 +91,12 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     getToken: tokenOf,
   });
   // Shared tokens are signed with a key of their own, derived from the cookie secret.
-  registerFormProtection(app, sharedFormTokens(`${config.cookieSecret}:shared-form-tokens`), tokenOf);
+  registerFormProtection(
+    app,
+    sharedFormTokens(`${config.cookieSecret}:shared-form-tokens`),
+    tokenOf,
+    config.publicUrl,
+  );
 
   // preHandler, not onRequest: the token sits in the form body, which is parsed by then.
   app.addHook("preHandler", (request, reply, done) => {

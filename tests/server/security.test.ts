@@ -156,6 +156,32 @@ describe("a post that a browser marks as coming from another site", () => {
     }
     expect((await post(body, { cookie, "sec-fetch-site": "same-origin" })).statusCode).toBe(200);
   });
+
+  it("behind a proxy that rewrites the host, counts the shop's public address as its own", async () => {
+    const proxied = await testShop({
+      env: { PUBLIC_URL: "https://www.fotohoek.example" },
+      beforeReady(app) {
+        app.post("/test/form", async () => ({ ok: true }));
+        app.get("/test/form", async (_request, reply) => ({ token: reply.generateCsrf() }));
+      },
+    });
+    try {
+      const res = await proxied.app.inject({ url: "/test/form" });
+      const cookie = res.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+      const body = `_csrf=${encodeURIComponent((res.json() as { token: string }).token)}`;
+      const from = (origin: string) =>
+        proxied.app.inject({
+          method: "POST",
+          url: "/test/form",
+          payload: body,
+          headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin },
+        });
+      expect((await from("https://www.fotohoek.example")).statusCode).toBe(200);
+      expect((await from("https://elsewhere.example")).statusCode).toBe(403);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe("X-HTTP-Method-Override", () => {
