@@ -19,7 +19,7 @@ import type { LiveRoutes } from "./http/localized-routes.ts";
 import { multipartOptions } from "./http/multipart-form.ts";
 import { registerPages } from "./http/pages.ts";
 import { productLinks } from "./http/product-links.ts";
-import { registerReadyAnswers } from "./http/ready-answers.ts";
+import { readyAnswers } from "./http/ready-answers.ts";
 import { applyMethodOverride, registerSecurity } from "./http/security.ts";
 import type { Services } from "./http/services.ts";
 import { registerCartErrorPage } from "./http/store-errors.ts";
@@ -131,14 +131,16 @@ export async function buildApp({
 
   app.decorate("i18n", i18n);
   registerGracefulClose(app);
+  // First of all hooks: a kept answer goes out before anything else runs.
+  const ready = readyAnswers();
+  ready.serve(app);
   await registerSecurity(app, config);
   await app.register(fastifyFormbody);
   // Per-route limits only (config.rateLimit); counted per client address in this process.
   await app.register(fastifyRateLimit, { global: false });
   // Nobody sends compressed request bodies: no decompression hook on every request.
   await app.register(fastifyCompress, { threshold: 1024, globalDecompression: false });
-  // After the cookie and compress plugins, whose onSend hooks must have run when an answer is kept.
-  registerReadyAnswers(app);
+  ready.keep(app);
   await app.register(fastifyStatic, {
     root: paths.static,
     prefix: "/static/",

@@ -63,75 +63,95 @@ function eligible(request: FastifyRequest): boolean {
 const keyOf = (request: FastifyRequest) =>
   `${request.protocol}://${request.host}${request.url}\n${request.headers.cookie ?? ""}`;
 
-export function registerReadyAnswers(
-  app: FastifyInstance,
-  { ttlMs = 1000, personalTtlMs = 60_000, maxEntries = 1000, now = Date.now }: ReadyAnswersOptions = {},
-): void {
+export interface ReadyAnswers {
+  /** Sends kept answers: registered before every other onRequest hook, which they skip. */
+  serve(app: FastifyInstance): void;
+  /** Keeps offered answers: registered after the cookie and compress plugins, whose onSend hooks must have run. */
+  keep(app: FastifyInstance): void;
+}
+
+export function readyAnswers({
+  ttlMs = 1000,
+  personalTtlMs = 60_000,
+  maxEntries = 1000,
+  now = Date.now,
+}: ReadyAnswersOptions = {}): ReadyAnswers {
   const answers = new Map<string, ReadyAnswer>();
   let closing = false;
 
-  app.decorateReply("keepReady", function keepReady(this: FastifyReply, stillHolds?: StillHolds) {
-    (this as unknown as Offered)[offer] = { stillHolds };
-  });
-
-  app.addHook("onRequest", (request, reply, done) => {
-    if (closing || !eligible(request)) return done();
-    const key = keyOf(request);
-    const answer = answers.get(key);
-    if (!answer) return done();
-    if (answer.expires <= now()) {
-      answers.delete(key);
-      return done();
-    }
-    // Answered here: the route and its hooks do not run.
-    const send = () => reply.headers(answer.headers).send(answer.body);
-    if (!answer.stillHolds) return send();
-    answer.stillHolds().then(
-      (holds) => {
-        if (holds) return send();
-        answers.delete(key);
-        done();
-      },
-      // The route answers, and says what went wrong in its own way.
-      () => done(),
-    );
-  });
-
-  // After the cookie plugin's own onSend: a Set-Cookie header is visible by now.
-  app.addHook("onSend", (request, reply, payload, done) => {
-    const offered = (reply as unknown as Offered)[offer];
-    if (!offered) return done(null, payload);
-    const personal = request.headers.cookie !== undefined;
-    const keep =
-      !closing &&
-      Buffer.isBuffer(payload) &&
-      reply.statusCode === 200 &&
-      reply.getHeader("set-cookie") === undefined &&
-      reply.getHeader("content-encoding") === "gzip" &&
-      // A page for a browser with cookies is kept only with a check that it still holds.
-      (!personal || offered.stillHolds !== undefined) &&
-      eligible(request);
-    if (keep) {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (typeof value === "string" || typeof value === "number") headers[name] = String(value);
-      }
-      const key = keyOf(request);
-      answers.delete(key);
-      answers.set(key, {
-        headers,
-        body: payload,
-        expires: now() + (personal ? personalTtlMs : ttlMs),
-        stillHolds: personal ? offered.stillHolds : undefined,
+  return {
+    serve(app) {
+      app.decorateReply("keepReady", function keepReady(this: FastifyReply, stillHolds?: StillHolds) {
+        (this as unknown as Offered)[offer] = { stillHolds };
       });
-      while (answers.size > maxEntries) answers.delete(answers.keys().next().value as string);
-    }
-    done(null, payload);
-  });
 
-  app.addHook("preClose", (done) => {
-    closing = true;
-    answers.clear();
-    done();
-  });
+      app.addHook("onRequest", (request, reply, done) => {
+        if (closing || !eligible(request)) return done();
+        const key = keyOf(request);
+        const answer = answers.get(key);
+        if (!answer) return done();
+        if (answer.expires <= now()) {
+          answers.delete(key);
+          return done();
+        }
+        // Written as it was kept: the route, the other hooks and Fastify's own sending are
+        // skipped (the request is still logged, and onResponse hooks run, on finish).
+        const send = () => {
+          reply.hijack();
+          reply.raw.writeHead(200, answer.headers);
+          reply.raw.end(answer.body);
+        };
+        if (!answer.stillHolds) return send();
+        answer.stillHolds().then(
+          (holds) => {
+            if (holds) return send();
+            answers.delete(key);
+            done();
+          },
+          // The route answers, and says what went wrong in its own way.
+          () => done(),
+        );
+      });
+
+      app.addHook("preClose", (done) => {
+        closing = true;
+        answers.clear();
+        done();
+      });
+    },
+
+    keep(app) {
+      app.addHook("onSend", (request, reply, payload, done) => {
+        const offered = (reply as unknown as Offered)[offer];
+        if (!offered) return done(null, payload);
+        const personal = request.headers.cookie !== undefined;
+        const keep =
+          !closing &&
+          Buffer.isBuffer(payload) &&
+          reply.statusCode === 200 &&
+          reply.getHeader("set-cookie") === undefined &&
+          reply.getHeader("content-encoding") === "gzip" &&
+          // A page for a browser with cookies is kept only with a check that it still holds.
+          (!personal || offered.stillHolds !== undefined) &&
+          eligible(request);
+        if (keep) {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(reply.getHeaders())) {
+            if (typeof value === "string" || typeof value === "number") headers[name] = String(value);
+          }
+          headers["content-length"] = String(payload.length);
+          const key = keyOf(request);
+          answers.delete(key);
+          answers.set(key, {
+            headers,
+            body: payload,
+            expires: now() + (personal ? personalTtlMs : ttlMs),
+            stillHolds: personal ? offered.stillHolds : undefined,
+          });
+          while (answers.size > maxEntries) answers.delete(answers.keys().next().value as string);
+        }
+        done(null, payload);
+      });
+    },
+  };
 }

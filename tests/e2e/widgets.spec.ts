@@ -144,6 +144,9 @@ test.describe("Modals @js-only", () => {
     page,
     situation,
   }, testInfo) => {
+    // Arriving at #vragen, the tabs scroll it into view smoothly; that scroll could still be
+    // moving the page when the modal opens. Instant (as with reduced motion), it is done first.
+    await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto(`${subscription}#vragen`);
     const trigger = page.locator("#vragen").getByRole("button", { name: "Meer over opzeggen" });
     await trigger.click();

@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { registerReadyAnswers } from "../../server/http/ready-answers.ts";
+import { readyAnswers } from "../../server/http/ready-answers.ts";
 
 let app: FastifyInstance;
 let clock = 0;
@@ -18,8 +18,10 @@ beforeEach(async () => {
   revision = 0;
   checkFails = false;
   app = Fastify();
+  const ready = readyAnswers({ ttlMs: 1000, now: () => clock });
+  ready.serve(app);
   await app.register(fastifyCookie, { secret: "ready-answers-test-secret" });
-  registerReadyAnswers(app, { ttlMs: 1000, now: () => clock });
+  ready.keep(app);
   app.get<{ Querystring: { status?: string; cookie?: string } }>(
     "/pagina",
     { config: { locale: "nl" } as never },
