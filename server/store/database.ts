@@ -13,9 +13,9 @@ export interface Database {
   dialect: Dialect;
   /**
    * One read of committed data, outside any transaction, for the few reads on every page
-   * view (a cart's revision). On SQLite a file database has a read-only connection of its
-   * own for these, run at once: they skip the queue for the one writing connection, and
-   * that connection's open transactions can never show through.
+   * view (a cart's revision). On SQLite a file database has a connection of its own for
+   * these, kept to reads and run at once: they skip the queue for the one writing
+   * connection, and that connection's open transactions can never show through.
    */
   readCommitted<Row>(query: CompiledQuery): Promise<Row[]>;
   /** Throws when the database cannot answer; used by /healthz and at start-up. */

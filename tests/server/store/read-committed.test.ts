@@ -4,7 +4,7 @@ import { databasePerTest, testDatabases } from "../../support/databases.ts";
 
 /**
  * The reads of every page view (a cart's revision, the header's count) go through
- * readCommitted: on a SQLite file a read-only connection of its own. What they see must
+ * readCommitted: on a SQLite file a connection of its own, kept to reads. What they see must
  * be exactly what has been committed, whichever connection wrote it.
  */
 describe.each(testDatabases({ sqliteFile: true }))("reads of committed data on $name", (target) => {
