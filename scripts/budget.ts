@@ -147,7 +147,13 @@ async function checkoutShopper(): Promise<{ cookie: string; confirmation: string
     const res = await app.inject({
       url,
       method: form ? "POST" : "GET",
-      headers: { cookie: cookie(), ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+      headers: {
+        cookie: cookie(),
+        // Posts as a browser sends them from the shop's own page (form-protection.ts).
+        ...(form
+          ? { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" }
+          : {}),
+      },
       ...(form ? { payload: new URLSearchParams({ _csrf: token, ...form }).toString() } : {}),
     });
     for (const c of res.cookies) jar.set(c.name, c.value);
