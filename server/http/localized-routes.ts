@@ -1,11 +1,11 @@
 import type { FastifyContextConfig, FastifyInstance, RouteHandlerMethod } from "fastify";
 import type { Locale } from "../i18n/locales.ts";
 import { locales } from "../i18n/locales.ts";
-import type { RouteTable } from "../i18n/routes.ts";
+import type { RouteId, RouteTable } from "../i18n/routes.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    routeId?: string;
+    routeId?: RouteId;
     locale?: Locale;
     /** false for endpoints that take no form posts from our pages (beacons, health) */
     csrf?: boolean;
@@ -13,7 +13,7 @@ declare module "fastify" {
 }
 
 /** Route ids that have a handler: templates only link to those, so no link leads to a 404. */
-export type LiveRoutes = Set<string>;
+export type LiveRoutes = Set<RouteId>;
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -22,7 +22,7 @@ export function localizedRoute(
   app: FastifyInstance,
   table: RouteTable,
   live: LiveRoutes,
-  id: string,
+  id: RouteId,
   method: Method,
   handler: RouteHandlerMethod,
   config: Omit<FastifyContextConfig, "routeId" | "locale"> = {},

@@ -10,7 +10,7 @@ import {
   localeFromAcceptLanguage,
   locales,
 } from "../i18n/locales.ts";
-import type { RouteParams } from "../i18n/routes.ts";
+import { isRouteId, type RouteId, type RouteParams } from "../i18n/routes.ts";
 import { lookup, type Translate } from "../i18n/translate.ts";
 import { readCartId } from "./cart-cookie.ts";
 import { holdsCredentials } from "./form-protection.ts";
@@ -107,7 +107,7 @@ export interface PageContext {
   money: (cents: number) => string;
   number: (value: number) => string;
   asset: (name: string) => string;
-  routeId: string | undefined;
+  routeId: RouteId | undefined;
   canonical: string | undefined;
   alternates: Alternate[];
   cartCount: number;
@@ -280,9 +280,10 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       const params = request.params as RouteParams;
       const alternates: Alternate[] = locales.map((l) => {
         const query = options.alternateQuery?.[l];
+        // Whichever route this is, its parameters are known only now, from the request.
         const href =
           (routeId
-            ? i18n.routes.pathFor(routeId, l, options.alternateParams?.[l] ?? params)
+            ? i18n.routes.pathForUntyped(routeId, l, options.alternateParams?.[l] ?? params)
             : i18n.routes.pathFor("home", l)) + (query ? `?${query}` : "");
         return {
           locale: l,
@@ -302,8 +303,8 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         locale,
         lang: locale,
         t: i18n.t[locale],
-        href: (id, p) => i18n.routes.pathFor(id, locale, p),
-        live: (id) => live.has(id),
+        href: (id, p) => i18n.routes.pathForUntyped(id, locale, p),
+        live: (id) => isRouteId(id) && live.has(id),
         money: (cents) => formatPrice(cents, locale),
         number: (value) => numberFormats[locale].format(value),
         asset: services.asset,

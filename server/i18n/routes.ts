@@ -1,4 +1,5 @@
 import { type Locale, locales } from "./locales.ts";
+import { type RouteId, type RouteParamsOf, routeParamNames } from "./route-ids.generated.ts";
 import type { Messages } from "./translate.ts";
 
 /**
@@ -7,14 +8,35 @@ import type { Messages } from "./translate.ts";
  * Templates and redirects build links only through pathFor(), never by hand.
  */
 
+export type { RouteId, RouteParamsOf };
+
 export type RouteParams = Record<string, string>;
+
+/**
+ * What pathFor takes after the locale: a route with :params needs all of them, one without
+ * takes nothing. Deliberately not distributive: for an id typed as a union of routes, the
+ * caller must give the parameters of every member, since any of them may be the one.
+ */
+export type RouteArgs<Id extends RouteId> = (typeof routeParamNames)[Id] extends readonly []
+  ? []
+  : [params: RouteParamsOf<Id>];
+
+/** For ids that arrive as plain strings at run time (content files, form definitions, templates). */
+export function isRouteId(id: string): id is RouteId {
+  return Object.hasOwn(routeParamNames, id);
+}
 
 export interface RouteTable {
   readonly ids: readonly string[];
-  /** The path of a route in one locale; throws on an unknown id or a missing parameter (a programming error). */
-  pathFor(id: string, locale: Locale, params?: RouteParams): string;
+  /** The path of a route in one locale; the compiler checks the id and its parameters. */
+  pathFor<Id extends RouteId>(id: Id, locale: Locale, ...params: RouteArgs<Id>): string;
+  /**
+   * pathFor for an id or parameters the compiler cannot see: links written in Eta templates,
+   * the current request's own parameters. Throws on an unknown id or a missing parameter.
+   */
+  pathForUntyped(id: string, locale: Locale, params?: RouteParams): string;
   /** The raw pattern (with :params), as Fastify registers it. */
-  pattern(id: string, locale: Locale): string;
+  pattern(id: RouteId, locale: Locale): string;
   /** The locale an arbitrary path most likely belongs to, for pages such as 404 that match no route. */
   localeOfPath(path: string): Locale | undefined;
 }
@@ -88,21 +110,24 @@ export function buildRouteTable(messagesByLocale: Record<Locale, Messages>): Rou
     ]),
   );
 
+  const pathForUntyped = (id: string, locale: Locale, params: RouteParams = {}): string => {
+    const parts = compiled.get(locale)?.get(id);
+    if (parts === undefined) throw new Error(`unknown route id "${id}"`);
+    let path = parts[0] as string;
+    for (let i = 1; i < parts.length; i += 2) {
+      const name = parts[i] as string;
+      const value = params[name];
+      if (value === undefined) throw new Error(`route "${id}" needs parameter "${name}"`);
+      path += encodeURIComponent(value) + (parts[i + 1] as string);
+    }
+    return path;
+  };
+
   return {
     ids,
     pattern,
-    pathFor(id, locale, params = {}) {
-      const parts = compiled.get(locale)?.get(id);
-      if (parts === undefined) throw new Error(`unknown route id "${id}"`);
-      let path = parts[0] as string;
-      for (let i = 1; i < parts.length; i += 2) {
-        const name = parts[i] as string;
-        const value = params[name];
-        if (value === undefined) throw new Error(`route "${id}" needs parameter "${name}"`);
-        path += encodeURIComponent(value) + (parts[i + 1] as string);
-      }
-      return path;
-    },
+    pathFor: (id, locale, ...params) => pathForUntyped(id, locale, params[0]),
+    pathForUntyped,
     localeOfPath(path) {
       const found = segmentLocale.get(firstSegment(path).toLowerCase());
       return found ?? undefined;

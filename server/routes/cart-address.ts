@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
+import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { writeCartId } from "../http/cart-cookie.ts";
@@ -22,7 +22,7 @@ interface AddressPageState {
  */
 export function cartAddressRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
   const { carts, i18n } = services;
-  const path = (request: FastifyRequest, id: string) => i18n.routes.pathFor(id, request.locale);
+  const path = (request: FastifyRequest, id: CheckoutStep) => i18n.routes.pathFor(id, request.locale);
 
   const showForm = (request: FastifyRequest, reply: FastifyReply, state: AddressPageState, status = 200) => {
     const t = i18n.t[request.locale];

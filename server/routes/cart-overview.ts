@@ -11,6 +11,7 @@ import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { workingDaysText } from "../i18n/product-texts.ts";
+import type { RouteArgs, RouteId } from "../i18n/routes.ts";
 import { orderConfirmationMail } from "../mail/order-confirmation.ts";
 import type { OrderDraft } from "../store/order-repository.ts";
 import { checkoutState, lineViews, loadShopperCart, pricedCart, type ShopperCart } from "./shopper-cart.ts";
@@ -69,8 +70,8 @@ type Refusal = { step: CheckoutStep } | { changed: true };
  */
 export function cartOverviewRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
   const { i18n, orders } = services;
-  const path = (request: FastifyRequest, id: string, params?: Record<string, string>) =>
-    i18n.routes.pathFor(id, request.locale, params);
+  const path = <Id extends RouteId>(request: FastifyRequest, id: Id, ...params: RouteArgs<Id>) =>
+    i18n.routes.pathFor(id, request.locale, ...params);
 
   const showOverview = (request: FastifyRequest, reply: FastifyReply, cart: ShopperCart, notice?: string) => {
     const locale = request.locale;

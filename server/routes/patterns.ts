@@ -12,6 +12,7 @@ import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import { isAjax } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
 import { choiceText } from "../i18n/product-texts.ts";
+import type { RouteArgs, RouteId } from "../i18n/routes.ts";
 import { megabytes, uploadLimits } from "../uploads/upload-limits.ts";
 import { faqNavigation } from "./faq.ts";
 import type { ProductPageRenderer } from "./product.ts";
@@ -37,7 +38,8 @@ export function patternRoutes(
   const { catalogue, config, i18n } = services;
   if (!config.patternLibrary) return;
   const product = catalogue.products.find((p) => p.freeShipping) ?? catalogue.products[0];
-  const href = (request: FastifyRequest, id: string) => i18n.routes.pathFor(id, request.locale);
+  const href = <Id extends RouteId>(request: FastifyRequest, id: Id, ...params: RouteArgs<Id>) =>
+    i18n.routes.pathFor(id, request.locale, ...params);
   const framesVersion = readFramesVersion(config.framesDir);
   const photoBook = catalogue.products.find(isPhotoBook);
 

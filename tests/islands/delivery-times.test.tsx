@@ -31,7 +31,7 @@ function render(overview: DeliveryOverview | undefined, locale: "nl" | "de" = "n
   document.body.innerHTML = eta.render("/partials/delivery-times", {
     deliveryTimes: { overview, endpoint },
     t: i18n.t[locale],
-    href: (id: string) => i18n.routes.pathFor(id, locale),
+    href: (id: string) => i18n.routes.pathForUntyped(id, locale),
     json: scriptJson,
   });
   const root = document.querySelector<HTMLElement>('[data-island="delivery-times"]');

@@ -12,7 +12,7 @@ function render(locale: Locale, live: boolean): string {
   return eta.render("partials/customer-service-contact", {
     t: i18n.t[locale],
     live: (id: string) => live && id === "customerService",
-    href: (id: string) => i18n.routes.pathFor(id, locale),
+    href: (id: string) => i18n.routes.pathForUntyped(id, locale),
   });
 }
 
