@@ -1,5 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import * as esbuild from "esbuild";
 
 export const root = resolve(import.meta.dirname, "..");
 export const outdir = resolve(root, "static/build");
@@ -31,8 +33,63 @@ export function esbuildOptions({ production }) {
     logLevel: "warning",
     // Images and fonts referenced from CSS live in static/ and are served as they are.
     external: ["/static/*"],
+    plugins: [browserContracts({ production })],
   };
 }
+
+/**
+ * An island's contract (islands/<hook>/contract.ts) is declared with zod, which is far too
+ * big for the browser. For the browser bundle each contract module is run here, at build
+ * time, and replaced by the compact shape defineHook() computed from it: the runtime's
+ * check needs only that.
+ */
+export const browserContracts = ({ production }) => ({
+  name: "browser-contracts",
+  setup(build) {
+    // Production pages skip the check: each hook's shape and the checker would add about
+    // 0.1 kB a hook to every page, and the template check has already rendered every
+    // page and example against the same contracts. A mount that throws is still caught.
+    if (production) {
+      build.onLoad({ filter: /[\\/]islands[\\/][^\\/]+[\\/]contract\.ts$/ }, () => ({
+        contents: "export const contract = undefined;\n",
+        loader: "js",
+      }));
+      return;
+    }
+    const cache = resolve(root, "node_modules/.cache/browser-contracts");
+    build.onLoad({ filter: /[\\/]islands[\\/][^\\/]+[\\/]contract\.ts$/ }, async (args) => {
+      mkdirSync(cache, { recursive: true });
+      const hook = relative(resolve(root, "islands"), args.path).split(/[\\/]/)[0];
+      const outfile = resolve(cache, `${hook}-${Date.now()}-${Math.random().toString(36).slice(2)}.mjs`);
+      const result = await esbuild.build({
+        entryPoints: [args.path],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        packages: "external",
+        outfile,
+        metafile: true,
+        logLevel: "silent",
+      });
+      try {
+        const { contract } = await import(pathToFileURL(outfile).href);
+        if (!contract?.browser)
+          throw new Error(`${relative(root, args.path)} must export contract = defineHook({...})`);
+        return {
+          contents:
+            `import { contractProblem } from ${JSON.stringify(resolve(root, "islands/runtime/contract-check.ts"))};\n` +
+            `const browser = ${JSON.stringify(contract.browser)};\n` +
+            "export const contract = { browser, problem: (element) => contractProblem(browser, element) };\n",
+          loader: "js",
+          resolveDir: root,
+          watchFiles: Object.keys(result.metafile.inputs).map((input) => resolve(root, input)),
+        };
+      } finally {
+        rmSync(outfile, { force: true });
+      }
+    });
+  },
+});
 
 export function cleanOutdir() {
   rmSync(outdir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ const manifestPlugin = {
 };
 const context = await esbuild.context({
   ...esbuildOptions({ production: false }),
-  plugins: [manifestPlugin],
+  plugins: [...esbuildOptions({ production: false }).plugins, manifestPlugin],
 });
 await context.rebuild();
 await context.watch();

@@ -7,6 +7,7 @@ import fastifyStatic from "@fastify/static";
 import fastifyView from "@fastify/view";
 import { Eta } from "eta";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { contracts } from "../islands/contracts.ts";
 import { type Config, projectRoot } from "./config.ts";
 import type { Catalogue } from "./domain/catalogue.ts";
 import { deliveryTimes } from "./domain/delivery-overview.ts";
@@ -23,6 +24,7 @@ import { readyAnswers } from "./http/ready-answers.ts";
 import { applyMethodOverride, registerSecurity } from "./http/security.ts";
 import type { Services } from "./http/services.ts";
 import { registerCartErrorPage } from "./http/store-errors.ts";
+import { checkPartials, type TemplateErrorMode } from "./http/template-contracts.ts";
 import { createI18n, loadMessages } from "./i18n/index.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { cartRoutes } from "./routes/cart.ts";
@@ -70,6 +72,13 @@ export interface AppOptions {
   now?: () => Date;
   /** Called after mail was queued: the mail sender's wake(). Without it, mail waits for the next poll. */
   mailQueued?: () => void;
+  /** Another views folder (the template check's tests put an editor's mistake in a copy). */
+  views?: string;
+  /**
+   * A partial given wrong parameters: an error box in its place ("box", the default in
+   * development) or left out with a log line ("omit", production).
+   */
+  templateErrors?: TemplateErrorMode;
 }
 
 export const paths = {
@@ -87,6 +96,8 @@ export async function buildApp({
   faq,
   now,
   mailQueued,
+  views = paths.views,
+  templateErrors,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -154,10 +165,16 @@ export async function buildApp({
   });
 
   // In development templates are read on every render, so an edit shows on reload.
-  const eta = new Eta({ views: paths.views, cache: !config.development, autoEscape: true });
+  const eta = new Eta({ views, cache: !config.development, autoEscape: true });
+  checkPartials(eta, contracts, {
+    mode: templateErrors ?? (config.development ? "box" : "omit"),
+    views,
+    log: app.log,
+    projectRoot,
+  });
   await app.register(fastifyView, {
     engine: { eta },
-    root: paths.views,
+    root: views,
     production: !config.development,
   });
 

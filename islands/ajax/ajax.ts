@@ -2,6 +2,8 @@ import { skipsValidation, validateForm } from "../validation/validate-form.ts";
 import { insert, modeOf } from "./insert.ts";
 import { buildFetch } from "./request.ts";
 
+export { contract } from "./contract.ts";
+
 /**
  * Ajax links and forms (unobtrusive-ajax attributes): a[data-ajax="true"] and
  * form[data-ajax="true"] send their request in the background and put the answer into

@@ -6,6 +6,8 @@ import {
   propertiesFromDataset,
 } from "../../server/domain/analytics-event.ts";
 
+export { contract } from "./contract.ts";
+
 export const analyticsEndpoint = "/analytics/events";
 /** Clicks are sent together: after this quiet time, or when the page is hidden or left. */
 export const flushDelayMs = 2000;

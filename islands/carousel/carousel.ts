@@ -1,9 +1,13 @@
 import { brokenImageClass } from "../image-error/image-error.ts";
-import { readTexts } from "../runtime/texts.ts";
+import { fill } from "../runtime/fill.ts";
+import { readProps } from "../runtime/props.ts";
 import { type AttachedAutoplay, attachAutoplay } from "./autoplay.ts";
+import type { CarouselProps } from "./contract.ts";
 import { createSlider, type Slider } from "./slider.ts";
 
-/** The spec's carousel constants, in one place. The autoplay interval comes from the markup. */
+export { contract } from "./contract.ts";
+
+/** The spec's carousel constants, in one place. The autoplay interval comes from the props. */
 export const carouselSpec = {
   /**
    * The original (Flickity) moves with a per-frame spring: friction 0.28, selected
@@ -18,22 +22,6 @@ export const carouselSpec = {
   /** Slide images load once they come within 150 px of the visible part, sideways. */
   lazyRootMargin: "0px 150px",
 } as const;
-
-export interface CarouselTexts {
-  previous: string;
-  next: string;
-  /** "{n} van {count}": the name of each slide. */
-  slide: string;
-  /** "Dia {n} van {count}": the name of each page dot. */
-  dot: string;
-  pause: string;
-  play: string;
-  roleCarousel: string;
-  roleSlide: string;
-}
-
-const fill = (text: string, values: Record<string, number>) =>
-  text.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
 
 function button(doc: Document, className: string, text: string): HTMLButtonElement {
   const el = doc.createElement("button");
@@ -103,19 +91,18 @@ const typing = (target: EventTarget | null) =>
 /**
  * The carousel island (WAI-ARIA APG carousel pattern). The server renders a plain list
  * that scrolls sideways with scroll snap; this turns it into a slider with previous and
- * next buttons, page dots, arrow keys, lazy slide images and, where the markup asks for
- * it with data-carousel-autoplay="3000", autoplay with a pause button.
+ * next buttons, page dots, arrow keys, lazy slide images and, where its props ask for it
+ * (autoplayMs), autoplay with a pause button.
  */
 export function mount(root: HTMLElement): () => void {
   const doc = root.ownerDocument;
   const view = doc.defaultView ?? window;
-  const texts = readTexts<CarouselTexts>(root);
+  const { texts, autoplayMs = 0 } = readProps<CarouselProps>(root);
   const frame = root.querySelector<HTMLElement>(".carousel__frame");
   const list = frame?.querySelector<HTMLElement>(".carousel__slides");
   if (!frame || !list) throw new Error("carousel: .carousel__frame > .carousel__slides is missing");
   const slides = [...list.children] as HTMLElement[];
   const reducedMotion = view.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
-  const autoplayMs = Number(root.dataset.carouselAutoplay);
 
   // Read the scroll list before it changes: where the shopper scrolled to, the gap
   // between slides, and the height of the scrollbar the slider no longer shows, which

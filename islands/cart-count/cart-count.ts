@@ -1,14 +1,17 @@
 import { cartStore } from "../cart/cart-store.ts";
-import { type PluralTexts, pageLang, pluralText, readTexts } from "../runtime/texts.ts";
+import { pageLang, pluralText } from "../runtime/lang.ts";
+import { readProps } from "../runtime/props.ts";
+import type { CartCountProps } from "./contract.ts";
+
+export { contract } from "./contract.ts";
 
 /**
  * The header's item count. The server renders the count; this island only follows
  * changes that other islands make, so it needs no React and costs every page little.
  */
 export function mount(element: HTMLElement): () => void {
-  const texts = readTexts<PluralTexts>(element);
+  const { count: initial, texts } = readProps<CartCountProps>(element);
   const lang = pageLang(element);
-  const initial = Number(element.dataset.count);
   if (Number.isFinite(initial)) cartStore.getState().setCount(initial);
   const number = new Intl.NumberFormat(lang);
 

@@ -1,23 +1,8 @@
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { DeliveryOverview } from "../../server/domain/delivery-overview.ts";
+import type { DeliveryTimesProps, DeliveryTimesTexts } from "./contract.ts";
 import { isUsableOverview, msUntilRefetch, msUntilStale } from "./refresh.ts";
-
-export interface DeliveryTimesTexts {
-  production: string;
-  sent: string;
-  delivered: string;
-  unavailable: string;
-  unavailableLink: string;
-}
-
-export interface DeliveryTimesProps {
-  endpoint: string;
-  /** The overview the server rendered; null when it could not compute one. */
-  overview: DeliveryOverview | null;
-  texts: DeliveryTimesTexts;
-  customerServiceHref: string;
-}
 
 async function fetchOverview(endpoint: string, signal: AbortSignal): Promise<DeliveryOverview> {
   const response = await fetch(endpoint, { headers: { accept: "application/json" }, signal });

@@ -5,6 +5,7 @@
  * what the spec asks: opening an item collapses its first-level siblings (items at the
  * same level, never the ones inside it), and each summary states aria-expanded.
  */
+export { contract } from "./contract.ts";
 
 function summaryOf(details: HTMLDetailsElement): HTMLElement | null {
   return details.querySelector<HTMLElement>(":scope > summary");

@@ -1,3 +1,5 @@
+export { contract } from "./contract.ts";
+
 /** Spec: the generic lazy loader starts loading 250 px before an image scrolls into view. */
 export const lazyMargin = "250px";
 

@@ -2,24 +2,7 @@ import { QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from "react-aria-components/Modal";
 import { fetchFragment, queryClient } from "../react/query-client.ts";
-
-export interface ModalTexts {
-  close: string;
-  loading: string;
-  failed: string;
-  openPage: string;
-}
-
-export interface ModalProps {
-  /** The trigger's words, taken from the server's link. */
-  label: string;
-  title: string;
-  /** A page whose fragment is the content (its ajax answer). */
-  url?: string;
-  /** Or the id of an element on this page holding [data-modal-body]. */
-  source?: string;
-  texts: ModalTexts;
-}
+import type { ModalProps, ModalTexts } from "./contract.ts";
 
 function RemoteContent({ url, texts }: { url: string; texts: ModalTexts }) {
   const { data, isPending, isError } = useQuery({

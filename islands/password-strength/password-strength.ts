@@ -3,14 +3,19 @@ import {
   passwordStrength,
   type StrengthLevel,
 } from "../../server/forms/password-strength.ts";
-import { readTexts } from "../runtime/texts.ts";
+import { readProps } from "../runtime/props.ts";
 
-interface StrengthTexts {
-  hint: string;
-  label: string;
-  levels: Record<StrengthLevel, string>;
-  tooShort: string;
-  banned: string;
+export { contract } from "./contract.ts";
+
+/** What the meter's box carries in its data-props: its words (locales: forms.strength). */
+interface MeterProps {
+  texts: {
+    hint: string;
+    label: string;
+    levels: Record<StrengthLevel, string>;
+    tooShort: string;
+    banned: string;
+  };
 }
 
 /** Screen readers hear the verdict once the shopper pauses, not on every key. */
@@ -54,7 +59,7 @@ export function start(doc: Document): void {
     const entry = meters.get(input) ?? setUp(input);
     const box = entry?.meter.parentElement;
     if (!entry || !box) return;
-    const texts = readTexts<StrengthTexts>(box);
+    const { texts } = readProps<MeterProps>(box);
     const minimumLength = Number(input.dataset.strengthMin) || 8;
     const banMode = input.dataset.strengthBanMode === "exact" ? "exact" : "strict";
     const result = passwordStrength(input.value, { minimumLength, banMode, banList: commonPasswords });

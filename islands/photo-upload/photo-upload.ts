@@ -1,36 +1,19 @@
-import { type PluralTexts, pageLang, pluralText, readTexts } from "../runtime/texts.ts";
+import { fill } from "../runtime/fill.ts";
+import { pageLang, pluralText } from "../runtime/lang.ts";
+import { readProps } from "../runtime/props.ts";
+import type { PhotoUploadProps } from "./contract.ts";
 import { UploadQueue } from "./upload-queue.ts";
 
-interface UploadTexts {
-  drop: string;
-  dropActive: string;
-  progress: string;
-  uploading: string;
-  done: string;
-  cancel: string;
-  cancelLabel: string;
-  cancelled: string;
-  remove: string;
-  removeLabel: string;
-  removed: string;
-  removeFailed: string;
-  failed: string;
-  retry: string;
-  wait: string;
-  ready: PluralTexts;
-}
-
-const fill = (text: string, params: Record<string, string | number>) =>
-  text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+export { contract } from "./contract.ts";
 
 /**
  * The photo picker, enhanced (island: photo-upload): files chosen or dropped upload one
- * by one to data-upload-url, each with its progress and a cancel button; the server's
+ * by one to the url in its props, each with its progress and a cancel button; the server's
  * answer (a list item with a hidden "upload" field, or the reason a file was refused)
  * takes its place. The form around it then sends the ids instead of the files, and
  * waits while uploads are still running. Without JavaScript the files go with the form.
  * Removing an uploaded photo (or cancelling one whose file has already arrived) deletes
- * it on the server (data-upload-remove-url), so it does not linger among the uploads.
+ * it on the server (removeUrl), so it does not linger among the uploads.
  */
 export function mount(element: HTMLElement): () => void {
   const doc = element.ownerDocument;
@@ -41,11 +24,8 @@ export function mount(element: HTMLElement): () => void {
   const drop = element.querySelector<HTMLElement>("[data-upload-drop]");
   const dropHint = element.querySelector<HTMLElement>("[data-upload-drop-hint]");
   const status = element.querySelector<HTMLElement>("[data-upload-status]");
-  const url = element.dataset.uploadUrl;
-  const removeUrl = element.dataset.uploadRemoveUrl;
-  if (!view || !form || !input || !list || !drop || !url || !removeUrl)
-    throw new Error("photo-upload: markup is incomplete");
-  const texts = readTexts<UploadTexts>(element);
+  const { url, removeUrl, project, texts } = readProps<PhotoUploadProps>(element);
+  if (!view || !form || !input || !list || !drop) throw new Error("photo-upload: markup is incomplete");
   const lang = pageLang(element);
   const token = () => form.querySelector<HTMLInputElement>('input[name="_csrf"]')?.value ?? "";
   const queue = new UploadQueue(2);
@@ -196,7 +176,7 @@ export function mount(element: HTMLElement): () => void {
     if (!item) return;
     const body = new FormData();
     // Fields before the file: the server reads the project before it reads the photo.
-    if (element.dataset.uploadProject) body.append("project", element.dataset.uploadProject);
+    if (project) body.append("project", project);
     body.append("photo", item.file, item.file.name);
     const xhr = new XMLHttpRequest();
     const request = { xhr, sent: false };

@@ -1,26 +1,11 @@
-import type { Orientation, ProductSize } from "../../server/domain/catalogue.ts";
+import type { Orientation } from "../../server/domain/catalogue.ts";
 import { nearestSize } from "../../server/domain/product-options.ts";
 import { selectionStore } from "../product/selection-store.ts";
 import { readProps } from "../runtime/props.ts";
 import { retargetShare } from "../share/share-target.ts";
+import type { ProductOptionsProps } from "./contract.ts";
 
-/** What the server puts in the island's JSON props (server/routes/product.ts optionsProps). */
-export interface ProductOptionsProps {
-  productId: string;
-  path: string;
-  query: { orientation: string; size: string };
-  alternates: Array<{
-    locale: string;
-    path: string;
-    query: { orientation: string; size: string };
-    slugs: Record<string, string>;
-  }>;
-  orientations: Array<{ id: Orientation; slug: string; label: string; frontId: string }>;
-  /** `title`: the page title the server gives this option (the document title without the site's name). */
-  sizes: Array<ProductSize & { label: string; price: string; title: string }>;
-  recommended: { orientation: Orientation; size: string };
-  texts: { recommended: string; unavailableShort: string; available: string; unavailable: string };
-}
+export { contract } from "./contract.ts";
 
 /**
  * Switches the product page between options in place: the server rendered every

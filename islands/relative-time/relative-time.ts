@@ -1,10 +1,9 @@
-import {
-  nextChangeInMs,
-  type RelativeKind,
-  type RelativeTimeTexts,
-  relativeTimeText,
-} from "../../server/domain/relative-time.ts";
-import { pageLang, pageTexts } from "../runtime/texts.ts";
+import { nextChangeInMs, type RelativeKind, relativeTimeText } from "../../server/domain/relative-time.ts";
+import { pageLang } from "../runtime/lang.ts";
+import { pageProps } from "../runtime/props.ts";
+import type { RelativeTimePageProps } from "./contract.ts";
+
+export { contract } from "./contract.ts";
 
 const selector = "time[data-relative-time]";
 
@@ -13,7 +12,7 @@ const selector = "time[data-relative-time]";
  * current while the page stays open, including times inserted later.
  */
 export function start(doc: Document): void {
-  const texts = pageTexts<RelativeTimeTexts>(doc, "relative-time");
+  const { texts } = pageProps<RelativeTimePageProps>(doc, "relative-time");
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const update = () => {

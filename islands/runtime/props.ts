@@ -8,3 +8,14 @@ export function readProps<P>(element: HTMLElement): P {
   const raw = script?.textContent ?? element.dataset.props ?? "{}";
   return JSON.parse(raw) as P;
 }
+
+/**
+ * The same JSON for a behaviour that has no element of its own to carry it: the layout
+ * writes it once per page, <script type="application/json" data-props-for="hook">, when a
+ * partial asked for it with it.use(hook).
+ */
+export function pageProps<P>(doc: Document, hook: string): P {
+  const script = doc.querySelector(`script[type="application/json"][data-props-for="${hook}"]`);
+  if (!script?.textContent) throw new Error(`the page has no props for ${hook}`);
+  return JSON.parse(script.textContent) as P;
+}

@@ -45,6 +45,12 @@ export function createRuntime(
     if (started.has(hook.name)) return;
     started.add(hook.name);
     const module = await load<Awaited<ReturnType<typeof hook.load>>>(hook);
+    if (module?.contract) {
+      for (const el of matching(doc, hook.selector)) {
+        const problem = module.contract.problem(el);
+        if (problem) report(`[islands] "${hook.name}" breaks its contract: ${problem}`, el);
+      }
+    }
     try {
       module?.start(doc);
     } catch (error) {
@@ -63,6 +69,13 @@ export function createRuntime(
     for (const el of fresh) {
       if (!module) {
         el.setAttribute(mountedAttribute, "failed");
+        continue;
+      }
+      const problem = module.contract?.problem(el);
+      if (problem) {
+        // The server's markup stays: it works without the island.
+        el.setAttribute(mountedAttribute, "failed");
+        report(`[islands] "${hook.name}" breaks its contract: ${problem}`, el);
         continue;
       }
       try {
@@ -110,6 +123,15 @@ export function createRuntime(
 
   async function scan(root: ParentNode): Promise<void> {
     const work: Promise<void>[] = [];
+    // Development only, like the contract checks: production pages stay within their budget.
+    if (process.env.NODE_ENV !== "production")
+      for (const el of matching(root, "[data-island]")) {
+        const name = el.dataset.island;
+        if (!registry.some((hook) => hook.name === name) && el.getAttribute(mountedAttribute) !== "failed") {
+          el.setAttribute(mountedAttribute, "failed");
+          report(`[islands] unknown island "${name}": no hook of that name in islands/registry.ts`, el);
+        }
+      }
     for (const hook of registry) {
       if (hook.kind === "behaviour") {
         if (!started.has(hook.name) && matching(root, hook.selector).length > 0)

@@ -1,11 +1,15 @@
 /** A behaviour: document-level, no UI of its own, started once per page. */
 export interface BehaviourModule {
   start(root: Document): void;
+  /** Its contract; the runtime reports every element on the page that breaks it. */
+  contract?: CheckedContract;
 }
 
 /** An island: UI on one element; may return a function that unmounts it. */
 export interface IslandModule {
   mount(element: HTMLElement): undefined | (() => void);
+  /** Its contract (islands/<hook>/contract.ts); the runtime checks the element against it before mounting. */
+  contract?: CheckedContract;
 }
 
 export type HookDefinition =
@@ -23,5 +27,14 @@ export type HookDefinition =
       nearViewport?: string;
       load: () => Promise<IslandModule>;
     };
+
+/**
+ * What a hook module hands the runtime: the check of its element against its contract,
+ * which travels in the hook's own chunk, so pages without hooks never download it.
+ */
+export interface CheckedContract {
+  /** The first way the element breaks the contract, in words for the console; undefined when it keeps it. */
+  problem(element: HTMLElement): string | undefined;
+}
 
 export const islandSelector = (name: string) => `[data-island="${name}"]`;

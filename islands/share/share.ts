@@ -3,6 +3,8 @@
  * own share sheet (Web Share API, mostly phones) a "Delen…" button opens it. The click is
  * counted by the analytics behaviour through the button's data-analytics attributes.
  */
+export { contract } from "./contract.ts";
+
 export function mount(element: HTMLElement): () => void {
   const button = element.querySelector<HTMLButtonElement>("button[data-share-native]");
   const nav = element.ownerDocument.defaultView?.navigator;

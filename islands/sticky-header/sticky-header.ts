@@ -1,6 +1,8 @@
 import { throttle } from "../runtime/throttle.ts";
 import { type HeaderState, nextHeaderState } from "./header-state.ts";
 
+export { contract } from "./contract.ts";
+
 /** Spec: scroll handling throttled between 100 and 250 ms. */
 export const scrollThrottleMs = 150;
 

@@ -1,7 +1,10 @@
-import { mountReact } from "../react/mount.tsx";
+import { mountReact, readProps } from "../react/mount.tsx";
+import type { TabsProps } from "./contract.ts";
 import type { TabSection } from "./tabs-state.ts";
 // Not Tabs.tsx: beside this file, that name clashes on case-insensitive file systems.
 import { TabsView } from "./tabs-view.tsx";
+
+export { contract } from "./contract.ts";
 
 /**
  * The tabs island reads its panels from the server's markup (the sections after the
@@ -13,7 +16,7 @@ export function mount(element: HTMLElement): () => void {
     ...element.querySelectorAll<HTMLElement>(":scope > section[data-tab-label]"),
   ].map((node) => ({ id: node.id, label: node.dataset.tabLabel ?? node.id, node }));
   if (sections.length === 0) throw new Error("tabs: no sections with data-tab-label");
-  const label = element.dataset.tabsLabel ?? "";
+  const { label } = readProps<TabsProps>(element);
   element.classList.add("tabs--enhanced");
   const Bound = () => <TabsView label={label} sections={sections} />;
   return mountReact(element, Bound);

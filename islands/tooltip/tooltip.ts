@@ -6,6 +6,8 @@
  * and it stays inside the screen. Its text is re-announced when it opens (a status
  * region), as a toggle-tip should be.
  */
+export { contract } from "./contract.ts";
+
 const margin = 8;
 let openTip: { close(): void } | undefined;
 let count = 0;

@@ -1,5 +1,7 @@
 import { closingMs, openingMs, panelShift, panelSize } from "./transform-size.ts";
 
+export { contract } from "./contract.ts";
+
 /**
  * A button that grows into a content panel and shrinks back (island: transform), on a
  * native <details> that works alone without JavaScript. Opening takes 500 ms, closing

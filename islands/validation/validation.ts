@@ -1,6 +1,8 @@
 import { liveCheck, skipsValidation, validateForm, wasAttempted } from "./validate-form.ts";
 import type { FieldControl } from "./validator.ts";
 
+export { contract } from "./contract.ts";
+
 /** Remote checks wait this long after the last key press. */
 export const remoteDebounceMs = 400;
 

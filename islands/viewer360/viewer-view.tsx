@@ -10,6 +10,8 @@ import {
 } from "react";
 import { framePlan, frameUrl } from "../../server/domain/viewer-frames.ts";
 import { selectionStore } from "../product/selection-store.ts";
+import { fill } from "../runtime/fill.ts";
+import type { Viewer360Props } from "./contract.ts";
 import { nearestFrameIndex, samePlan, watchFramePlan } from "./plan.ts";
 import { type FrameStatus, frameToShow, preloadFrames } from "./preload.ts";
 import {
@@ -23,35 +25,6 @@ import {
   type Sample,
   stopSpeed,
 } from "./spin.ts";
-
-export interface Viewer360Texts {
-  /** "360°-weergave: {product}" */
-  label: string;
-  instructions: string;
-  turnLeft: string;
-  turnRight: string;
-  /** the progress bar's name */
-  loading: string;
-  /** "Beelden laden: {percent}%" */
-  progress: string;
-  /** "Beeld {n} van {count}" */
-  frame: string;
-}
-
-export interface Viewer360Props {
-  frontId: string;
-  alt: string;
-  /** Alt texts per front, for when the shopper picks another orientation; `alt` otherwise. */
-  alts?: Record<string, string>;
-  version: string;
-  /** An origin, or "" for the shop itself */
-  imageHost: string;
-  texts: Viewer360Texts;
-}
-
-function fill(text: string, params: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
-}
 
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { RelativeTimePageProps } from "../../islands/relative-time/contract.ts";
 import type { Category, Product } from "../domain/catalogue.ts";
 import { formatPrice } from "../domain/money.ts";
 import { type RelativeKind, type RelativeTimeTexts, relativeTimeText } from "../domain/relative-time.ts";
@@ -116,10 +117,11 @@ export interface PageContext {
   catalogue: Services["catalogue"];
   /** A text group as JSON, for islands that need the words (plural forms, say) in an attribute. */
   textsJson: (key: string) => string;
-  /** Features whose texts the layout must ship once for the browser; partials call use(). */
+  /** Behaviours whose props the layout must ship once for the browser; partials call use(). */
   used: Set<string>;
-  use: (feature: string) => string;
-  pageTexts: (feature: string) => string;
+  use: (hook: string) => string;
+  /** A behaviour's page-wide props as JSON, for <script type="application/json" data-props-for>. */
+  pageProps: (hook: string) => string;
   relativeTime: (date: Date | string, kind: RelativeKind) => string;
   /**
    * The context plus a partial's own data, for include(): cheaper than spreading the
@@ -141,8 +143,13 @@ export interface PageContext {
   categoryHref: (category: Category) => string;
 }
 
-/** Which locale group holds the texts a page-wide feature needs in the browser. */
-const featureTexts: Record<string, string> = { "relative-time": "relativeTime" };
+/**
+ * The props of behaviours that have no element of their own to carry them (islands/runtime/props.ts,
+ * pageProps), from the page's texts.
+ */
+const pagePropsOf: Record<string, (group: (key: string) => unknown) => unknown> = {
+  "relative-time": (group): RelativeTimePageProps => ({ texts: group("relativeTime") as RelativeTimeTexts }),
+};
 
 function localeOfRequest(request: FastifyRequest, services: Services): Locale {
   const fromRoute = request.routeOptions.config?.locale;
@@ -322,11 +329,15 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         catalogue: services.catalogue,
         textsJson: (key) => JSON.stringify(group(key)),
         used,
-        use: (feature) => {
-          used.add(feature);
+        use: (hook) => {
+          used.add(hook);
           return "";
         },
-        pageTexts: (feature) => scriptJson(group(featureTexts[feature] ?? feature)),
+        pageProps: (hook) => {
+          const props = pagePropsOf[hook];
+          if (!props) throw new Error(`no page-wide props for "${hook}"`);
+          return scriptJson(props(group));
+        },
         with(extra) {
           return Object.assign(Object.create(this) as PageContext, extra);
         },

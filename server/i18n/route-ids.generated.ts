@@ -7,6 +7,7 @@ export const routeParamNames = {
   patterns: [],
   patternsTip: [],
   patternsForm: [],
+  patternsGreeting: [],
   postcodeCheck: [],
   category: ["category"],
   product: ["category", "product"],

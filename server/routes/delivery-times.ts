@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { contract } from "../../islands/delivery-times/contract.ts";
+import type { ParamsOf } from "../../islands/runtime/define-hook.ts";
 import type { DeliveryOverview } from "../domain/delivery-overview.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
@@ -26,6 +28,10 @@ export function deliveryTimesRoutes(app: FastifyInstance, services: Services, li
     const locale = request.locale;
     const t = i18n.t[locale];
     const overview = compute(request);
+    const params: ParamsOf<typeof contract> = {
+      overview,
+      endpoint: i18n.routes.pathFor("deliveryTimesData", locale),
+    };
     // The times change at the cut-off and at midnight: never keep a copy.
     reply.header("cache-control", "no-store");
     return reply.page(
@@ -34,10 +40,7 @@ export function deliveryTimesRoutes(app: FastifyInstance, services: Services, li
         title: t("deliveryTimes.title"),
         description: t("deliveryTimes.description"),
         cutOff: deliveryTimes.cutOff,
-        deliveryTimes: {
-          overview,
-          endpoint: i18n.routes.pathFor("deliveryTimesData", locale),
-        },
+        deliveryTimes: params,
       },
       { status: overview ? 200 : 503 },
     );

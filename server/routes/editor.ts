@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { PhotoUploadParams } from "../../islands/photo-upload/contract.ts";
 import { type Orientation, orientations, type Product, type ProductSize } from "../domain/catalogue.ts";
 import { formatPrice } from "../domain/money.ts";
 import { findFormat, formatValue, isPhotoBook } from "../domain/photo-books.ts";
@@ -40,7 +41,7 @@ const fieldList = (value: unknown): string[] =>
 /** A cookie holds about 4 kB: the first refusals by name, the rest as a count. */
 const maxNamedRejections = 12;
 
-/** The cart's part for lines with a project: cart.ts hands such a post here (issue 8). */
+/** The cart's part for lines with a project: cart.ts hands such a post here. */
 export interface ProjectCart {
   add(request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>): Promise<FastifyReply>;
 }
@@ -115,7 +116,7 @@ export function editorRoutes(
     return resolveOptions(product, wish).choice;
   };
 
-  const uploadBox = (locale: Locale, staged: Upload[], projectId?: string) => ({
+  const uploadBox = (locale: Locale, staged: Upload[], projectId?: string): PhotoUploadParams => ({
     url: i18n.routes.pathFor("editorUpload", locale),
     accept: acceptedPhotoTypes,
     maxMegabytes: megabytes(uploadLimits.maxFileBytes),

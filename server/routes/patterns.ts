@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hookExamples } from "../../islands/contracts.ts";
+import { type HookContract, parameterRows } from "../../islands/runtime/define-hook.ts";
 import { fromPriceCents } from "../domain/catalogue.ts";
 import { checkoutSteps } from "../domain/checkout-steps.ts";
 import { formatValue, isPhotoBook } from "../domain/photo-books.ts";
 import { acceptedPhotoTypes } from "../domain/photo-type.ts";
 import { recommendedChoice } from "../domain/product-options.ts";
-import { shareLinks } from "../domain/share-links.ts";
 import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { patternExampleForm } from "../forms/pattern-example-form.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { isAjax } from "../http/pages.ts";
+import { isAjax, originOf } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
 import { choiceText } from "../i18n/product-texts.ts";
 import type { RouteArgs, RouteId } from "../i18n/routes.ts";
@@ -46,8 +47,15 @@ export function patternRoutes(
   const showLibrary = (
     request: FastifyRequest,
     reply: FastifyReply,
-    state: { values?: FormValues; errors?: FieldError[]; thanks?: string; deleted?: boolean } = {},
+    state: {
+      values?: FormValues;
+      errors?: FieldError[];
+      thanks?: string;
+      deleted?: boolean;
+      greeting?: { name: string; missing: boolean; answer: string };
+    } = {},
     status = 200,
+    fragment = "partials/forms/pattern-example-region",
   ) => {
     const t = i18n.t[request.locale];
     const now = Date.now();
@@ -55,10 +63,19 @@ export function patternRoutes(
       "pages/patterns",
       {
         title: t("patterns.title"),
+        // The ajax form example's state (partials/forms/pattern-greeting): its fragment reads it too.
+        greeting: state.greeting ?? { name: t("patterns.ajax.form.value"), missing: false, answer: "" },
+        // Every hook from its contract and examples (views/partials/pattern-hook.eta).
+        hooks: hookExamples,
+        parameterRows: (contract: HookContract) =>
+          contract.partial
+            ? parameterRows(contract.partial.params, `${contract.partial.key}.`)
+            : parameterRows(contract.attributes),
         exampleForm: patternExampleForm,
         formState: { values: state.values ?? {}, errors: state.errors ?? [], thanks: state.thanks },
-        tipDeleted: state.deleted ?? false,
         example: {
+          // The ajax method-override example, after its plain POST (no JavaScript) came back.
+          tipDeleted: state.deleted ?? false,
           product: product && { product, fromPriceCents: fromPriceCents(product), eager: false },
           viewer: product && {
             frontId: product.fronts[product.recommended.orientation],
@@ -69,13 +86,17 @@ export function patternRoutes(
             version: framesVersion,
             imageHost: config.imageHost,
           },
-          // The carousel and share examples: every product as a card, and the share links builder.
+          // The carousel's product cards: every product.
           cards: catalogue.products.map((p) => ({
             product: p,
             fromPriceCents: fromPriceCents(p),
             eager: false,
           })),
-          shareLinks,
+          // The share example shares this page, as a page's share block does.
+          sharePage: {
+            url: originOf(request, services) + href(request, "patterns"),
+            title: t("patterns.title"),
+          },
           // The product-options island with the product page's own data, posting to the real cart.
           productOptions: product && productPages.pageData(request, product, recommendedChoice(product)),
           // The FAQ list with its first question as the current page, and the live delivery times.
@@ -98,7 +119,7 @@ export function patternRoutes(
             })(),
             endpoint: href(request, "deliveryTimesData"),
           },
-          // Issue 8's widgets: tabs, modals (from a page and from this page), tooltip, transform, uploader.
+          // The subscription page's widgets: tabs, modals (from a page and from this page), tooltip, transform, uploader.
           tabs: {
             id: "pattern-tabs",
             label: t("patterns.tabs.label"),
@@ -152,14 +173,28 @@ export function patternRoutes(
           },
         },
       },
-      { noindex: true, status, fragment: "partials/forms/pattern-example-region" },
+      { noindex: true, status, fragment },
     );
   };
 
   localizedRoute(app, i18n.routes, live, "patterns", "GET", async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const thanks = typeof query.thanks === "string" ? query.thanks.slice(0, 80) : undefined;
-    return showLibrary(request, reply, { thanks, deleted: query.deleted === "1" });
+    const t = i18n.t[request.locale];
+    const greeting =
+      typeof query.greeting === "string"
+        ? {
+            name: query.greeting.slice(0, 80),
+            missing: query.greeting === "",
+            answer:
+              query.greeting === ""
+                ? ""
+                : t(`patterns.ajax.form.answers.${query.action === "save" ? "save" : "check"}`, {
+                    name: query.greeting.slice(0, 80),
+                  }),
+          }
+        : undefined;
+    return showLibrary(request, reply, { thanks, deleted: query.deleted === "1", greeting });
   });
 
   localizedRoute(app, i18n.routes, live, "patternsTip", "GET", async (request, reply) => {
@@ -168,7 +203,11 @@ export function patternRoutes(
     const tip = tipNumbers.includes(n) ? n : "1";
     return reply.page(
       "pages/pattern-tip",
-      { title: t("patterns.tipTitle"), tip: t(`patterns.tips.${tip}`), stamp: new Date().toISOString() },
+      {
+        title: t("patterns.ajax.tipTitle"),
+        tip: t(`patterns.ajax.tips.${tip}`),
+        stamp: new Date().toISOString(),
+      },
       { noindex: true, fragment: "partials/pattern-tip" },
     );
   });
@@ -186,6 +225,31 @@ export function patternRoutes(
   };
   localizedRoute(app, i18n.routes, live, "patternsTip", "DELETE", deleteTip);
   localizedRoute(app, i18n.routes, live, "patternsTip", "POST", deleteTip);
+
+  // The ajax hook's smallest form: a refused post (no name) comes back with its form and message.
+  localizedRoute(app, i18n.routes, live, "patternsGreeting", "POST", async (request, reply) => {
+    const t = i18n.t[request.locale];
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const name = typeof body.name === "string" ? body.name.trim().slice(0, 80) : "";
+    const action = body.action === "save" ? "save" : "check";
+    if (!isAjax(request)) {
+      const query = new URLSearchParams(name ? { greeting: name, action } : { greeting: "" });
+      return reply.redirect(`${href(request, "patterns")}?${query}#ajax`, 303);
+    }
+    return showLibrary(
+      request,
+      reply,
+      {
+        greeting: {
+          name,
+          missing: !name,
+          answer: name ? t(`patterns.ajax.form.answers.${action}`, { name }) : "",
+        },
+      },
+      name ? 200 : 422,
+      "partials/forms/pattern-greeting",
+    );
+  });
 
   localizedRoute(app, i18n.routes, live, "patternsForm", "POST", async (request, reply) => {
     const t = i18n.t[request.locale];

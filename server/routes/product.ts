@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { contract as productOptions } from "../../islands/product-options/contract.ts";
+import type { PropsOf } from "../../islands/runtime/define-hook.ts";
 import { type Category, fromPriceCents, type Product, type ProductSize } from "../domain/catalogue.ts";
 import { formatPrice } from "../domain/money.ts";
 import { isPhotoBook } from "../domain/photo-books.ts";
@@ -88,7 +90,7 @@ export function productRoutes(
   };
 
   /** Everything the product-options island needs to switch options without asking the server. */
-  const optionsProps = (product: Product, locale: Locale) => {
+  const optionsProps = (product: Product, locale: Locale): PropsOf<typeof productOptions> => {
     const t = i18n.t[locale];
     const prices = (s: ProductSize) => pricesOf(product, s);
     const name = product.name[locale];
@@ -106,7 +108,7 @@ export function productRoutes(
         id: o,
         slug: links.orientationSlug(o, locale),
         label: t(`orientation.${o}`),
-        frontId: product.fronts[o],
+        frontId: product.fronts[o] as string,
       })),
       sizes: product.sizes.map((s) => ({
         id: s.id,
@@ -281,8 +283,12 @@ export function productRoutes(
           autoplay: true,
           slides: related(product),
         },
-        share: { url: pageUrl, title: name, text: product.summary[locale] },
-        shareLinks,
+        share: {
+          url: pageUrl,
+          title: name,
+          text: product.summary[locale],
+          links: shareLinks({ url: pageUrl, title: name, text: product.summary[locale] }),
+        },
         addToCart: {
           form: addToCartForm,
           maxQuantity,
@@ -305,7 +311,7 @@ export function productRoutes(
           priceCurrency: "EUR",
         },
         structuredData,
-        // Photo books (issue 8): the editor starts from the chosen format, and an example spread shows what a page holds.
+        // Photo books: the editor starts from the chosen format, and an example spread shows what a page holds.
         editorStart: isPhotoBook(product)
           ? {
               action: i18n.routes.pathFor("editorStart", locale),

@@ -122,7 +122,6 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
           id: "subscription-tabs",
           label: t("subscription.tabsLabel"),
           sections: (["plans", "uploads", "questions"] as const).map((key) => ({
-            key,
             label: labels[key],
             id: tabSlug(labels[key]),
           })),

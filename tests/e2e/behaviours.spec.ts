@@ -84,7 +84,7 @@ test.describe("A lazy image", () => {
     const requested: string[] = [];
     page.on("request", (request) => requested.push(new URL(request.url()).pathname));
     await page.goto(library.nl);
-    const lazy = page.locator("#lazy-image .pattern__example img.lazy-image");
+    const lazy = page.locator("#lazy-load .pattern__example img.lazy-image");
     const src = (await lazy.getAttribute("data-lazy-src")) ?? "";
     expect(src).not.toBe("");
     const { top, viewport } = await lazy.evaluate((img) => ({
@@ -111,8 +111,8 @@ test.describe("A lazy image", () => {
     try {
       const page = await context.newPage();
       await page.goto(library.nl);
-      const copy = page.locator("#lazy-image .pattern__example noscript img");
-      await expect(page.locator("#lazy-image .pattern__example img.lazy-image")).toBeHidden();
+      const copy = page.locator("#lazy-load .pattern__example noscript img");
+      await expect(page.locator("#lazy-load .pattern__example img.lazy-image")).toBeHidden();
       await copy.scrollIntoViewIfNeeded();
       await expect(copy).toBeVisible();
       await expect

@@ -7,6 +7,8 @@ const library = { nl: "/patroonbibliotheek", de: "/musterbibliothek" } as const;
 const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 const photos = (page: Page) => page.locator("#carousel-photos");
+/** The share hook's first example (the library page itself); the second shares a product. */
+const shareButtons = (page: Page) => page.locator('[data-example="share:default"] [data-island="share"]');
 const products = (page: Page) => page.locator("#carousel-products");
 const currentDot = (carousel: Locator) => carousel.locator('.carousel__dot[aria-current="true"]');
 const slideImage = (carousel: Locator, n: number) =>
@@ -95,7 +97,9 @@ test.describe("A carousel with JavaScript", () => {
       return carousel.evaluate((root) => {
         const box = root.getBoundingClientRect();
         const img = (root.querySelector(".carousel__slide img") as HTMLElement).getBoundingClientRect();
-        const next = (root.nextElementSibling as HTMLElement).getBoundingClientRect();
+        // What follows the example (its markup, then the next example) must not move either.
+        const following = (root.nextElementSibling ?? root.parentElement?.nextElementSibling) as HTMLElement;
+        const next = following.getBoundingClientRect();
         return {
           height: Math.round(box.height),
           image: [img.left - box.left, img.top - box.top, img.width, img.height].map(Math.round),
@@ -299,7 +303,7 @@ test.describe("The share buttons", () => {
       situation,
     }) => {
       await page.goto(path);
-      const share = page.locator('[data-island="share"]');
+      const share = shareButtons(page);
       const address = encodeURIComponent(`${baseURL}${path}`);
       const title = encodeURIComponent(lang === "nl" ? "Patroonbibliotheek" : "Musterbibliothek");
       const links = share.getByRole("link");
@@ -339,7 +343,7 @@ test.describe("The share buttons", () => {
       delete (Navigator.prototype as { share?: unknown }).share;
     });
     await page.goto(library.nl);
-    await expect(page.locator('[data-island="share"]')).toHaveAttribute("data-island-state", "mounted");
+    await expect(shareButtons(page)).toHaveAttribute("data-island-state", "mounted");
     await expect(page.getByRole("button", { name: "Delen…" })).toBeHidden();
   });
 
@@ -358,7 +362,7 @@ test.describe("The share buttons", () => {
       });
     });
     await page.goto(library.nl);
-    const button = page.getByRole("button", { name: "Delen…" });
+    const button = shareButtons(page).getByRole("button", { name: "Delen…" });
     await expect(button).toBeVisible();
     await button.click();
     await expect
@@ -371,8 +375,7 @@ test.describe("The share buttons", () => {
     // The network's page opens in a new tab; keep the test off the internet.
     await context.route(/facebook\.com/, (route) => route.fulfill({ status: 204, body: "" }));
     await page.goto(library.nl);
-    await page
-      .locator('[data-island="share"]')
+    await shareButtons(page)
       .getByRole("link", { name: /Facebook/ })
       .click();
     await expect

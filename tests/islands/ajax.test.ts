@@ -1,17 +1,23 @@
 // @vitest-environment happy-dom
 import { screen } from "@testing-library/dom";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { start } from "../../islands/ajax/ajax.ts";
+import { contract } from "../../islands/ajax/contract.ts";
 import { insert, modeOf } from "../../islands/ajax/insert.ts";
 import { buildFetch } from "../../islands/ajax/request.ts";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
+import type { HookDefinition } from "../../islands/runtime/types.ts";
+import { closeExamples, exampleHtml } from "../support/examples.ts";
 
 beforeAll(() => start(document));
+afterAll(closeExamples);
 afterEach(() => {
   document.body.innerHTML = "";
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
+/** The layout's status region, which every page has once. */
 const status = `<div data-ajax-status data-text-updated="Bijgewerkt." data-text-invalid="Er zijn fouten." data-text-failed="Dat lukte nu niet."></div>`;
 
 function respond(body: string, init: ResponseInit = {}) {
@@ -82,14 +88,22 @@ describe("the request", () => {
   });
 });
 
+/** The pattern library's example, after the layout's status region. */
+async function render(name: string) {
+  document.body.innerHTML = status + (await exampleHtml("ajax", name));
+}
+
+const tips = (box: string) => [...document.querySelectorAll(`${box} .pattern-tip`)].map((p) => p.textContent);
+
 describe("an ajax link", () => {
   it("puts the answer into its target and announces it politely", async () => {
-    document.body.innerHTML = `${status}<a href="/tip?n=2" data-ajax="true" data-ajax-update="#box">tip</a><div id="box">old</div>`;
+    await render("modes");
     const fetch = respond("<p>Nieuwe tip</p>");
-    screen.getByText("tip").click();
+    screen.getByText("Vervang de tip").click();
     await vi.waitFor(() => expect(screen.getByText("Nieuwe tip")).toBeTruthy());
+    expect(document.querySelector("#tip-box")?.innerHTML).toBe("<p>Nieuwe tip</p>");
     expect(fetch).toHaveBeenCalledWith(
-      expect.stringMatching(/\/tip\?n=2$/),
+      expect.stringMatching(/\/patroonbibliotheek\/tip\?n=2$/),
       expect.objectContaining({ method: "GET" }),
     );
     await vi.waitFor(() =>
@@ -97,46 +111,98 @@ describe("an ajax link", () => {
     );
   });
 
+  it("puts the answer before or after the tip, or in place of the whole box", async () => {
+    await render("modes");
+    const before = tips("#tip-box");
+    respond('<p class="pattern-tip">ervoor</p>');
+    screen.getByText("Tip ervoor").click();
+    await vi.waitFor(() => expect(tips("#tip-box")).toEqual(["ervoor", ...before]));
+    respond('<p class="pattern-tip">erachter</p>');
+    screen.getByText("Tip erachter").click();
+    await vi.waitFor(() => expect(tips("#tip-box")).toEqual(["ervoor", ...before, "erachter"]));
+    respond('<p class="pattern-tip" id="whole">heel</p>');
+    screen.getByText("Vervang het hele vak").click();
+    await vi.waitFor(() => expect(document.getElementById("tip-box-whole")).toBeNull());
+    expect(document.getElementById("whole")?.parentElement?.id).toBe("ajax-link");
+  });
+
   it("shows its loading indicator while the request runs", async () => {
-    document.body.innerHTML = `<a href="/x" data-ajax="true" data-ajax-loading="#spinner" data-ajax-update="#box">laad</a><p id="spinner" hidden>Bezig…</p><div id="box"></div>`;
+    await render("confirm");
+    vi.stubGlobal("confirm", () => true);
     let finish: (r: Response) => void = () => {};
     vi.stubGlobal(
       "fetch",
       vi.fn(() => new Promise<Response>((resolve) => (finish = resolve))),
     );
-    const spinner = document.getElementById("spinner") as HTMLElement;
-    screen.getByText("laad").click();
+    const spinner = document.getElementById("tip-loading") as HTMLElement;
+    const link = screen.getByText("Nieuwe tip, na een vraag");
+    link.click();
     await vi.waitFor(() => expect(spinner.hidden).toBe(false));
-    expect(screen.getByText("laad").getAttribute("aria-busy")).toBe("true");
+    expect(link.getAttribute("aria-busy")).toBe("true");
     finish(new Response("klaar"));
     await vi.waitFor(() => expect(spinner.hidden).toBe(true));
-    expect(document.getElementById("box")?.textContent).toBe("klaar");
+    expect(document.getElementById("tip-box-confirm")?.textContent).toBe("klaar");
   });
 
   it("when the shopper cancels the confirmation, sends nothing", async () => {
-    document.body.innerHTML = `<a href="/x" data-ajax="true" data-ajax-confirm="Zeker weten?" data-ajax-update="#box">weg</a><div id="box">old</div>`;
+    await render("confirm");
     const confirm = vi.fn(() => false);
     vi.stubGlobal("confirm", confirm);
     const fetch = respond("new");
-    screen.getByText("weg").click();
+    const tip = document.getElementById("tip-box-confirm")?.textContent;
+    screen.getByText("Nieuwe tip, na een vraag").click();
     await new Promise((r) => setTimeout(r, 10));
-    expect(confirm).toHaveBeenCalledWith("Zeker weten?");
+    expect(confirm).toHaveBeenCalledWith("Wil je deze tip vervangen?");
     expect(fetch).not.toHaveBeenCalled();
-    expect(screen.getByText("old")).toBeTruthy();
+    expect(document.getElementById("tip-box-confirm")?.textContent).toBe(tip);
+  });
+});
+
+describe("a form that deletes", () => {
+  it("is sent as POST with X-HTTP-Method-Override: DELETE and its CSRF token, and shows the answer", async () => {
+    await render("methodOverride");
+    const fetch = respond('<p class="pattern-tip pattern-tip--deleted">Weg.</p>');
+    screen.getByText("Verwijder de tip").click();
+    await vi.waitFor(() => expect(document.getElementById("tip-delete-result")?.textContent).toBe("Weg."));
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toMatch(/\/patroonbibliotheek\/tip$/);
+    expect(init.method).toBe("POST");
+    expect((init.headers as Record<string, string>)["X-HTTP-Method-Override"]).toBe("DELETE");
+    expect(String(init.body)).toMatch(/_csrf=./);
+  });
+});
+
+describe("a link whose attributes break the ajax contract", () => {
+  it("is reported once, naming the hook and the attribute", async () => {
+    await render("modes");
+    document.querySelector('[data-ajax-mode="before"]')?.setAttribute("data-ajax-mode", "prepend");
+    const report = vi.fn();
+    const hook: HookDefinition = {
+      kind: "behaviour",
+      name: "ajax",
+      selector: '[data-ajax="true"]',
+      load: async () => ({ start: () => {}, contract }),
+    };
+    await createRuntime([hook], document, report).scan(document);
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(report.mock.calls[0]?.[0]).toMatch(/"ajax".*data-ajax-mode="prepend"/);
   });
 });
 
 describe("an ajax form", () => {
-  const form = `${status}<div id="region"><form action="/send" method="post" data-ajax="true" data-ajax-update="#region"><input name="name" value="Anna"><button>Send</button></form></div>`;
+  const region = () => document.getElementById("ajax-form-region") as HTMLElement;
+  const nameInput = () => region().querySelector<HTMLInputElement>('input[name="name"]') as HTMLInputElement;
+  const save = () => screen.getByRole("button", { name: "Naam opslaan" });
 
   it("when the server finds errors (422), swaps in the form it sent and moves focus to its summary", async () => {
-    document.body.innerHTML = form;
+    await render("form");
     respond(
       `<form><div class="error-summary validation-summary-errors" tabindex="-1" id="s">Fout</div><input name="name" value=""></form>`,
       { status: 422 },
     );
-    screen.getByText("Send").click();
+    save().click();
     await vi.waitFor(() => expect(document.getElementById("s")).not.toBeNull());
+    expect(region().contains(document.getElementById("s"))).toBe(true);
     expect(document.activeElement?.id).toBe("s");
     await vi.waitFor(() =>
       expect(document.querySelector("[data-ajax-status]")?.textContent).toBe("Er zijn fouten."),
@@ -144,26 +210,26 @@ describe("an ajax form", () => {
   });
 
   it("when the network or server fails, says so next to the form and keeps what was typed", async () => {
-    document.body.innerHTML = form;
+    await render("form");
     respond("Internal error", { status: 500 });
-    const input = document.querySelector("input") as HTMLInputElement;
+    const input = nameInput();
     input.value = "Anna typed this";
-    screen.getByText("Send").click();
+    save().click();
     await vi.waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Dat lukte nu niet."));
     expect(input.value).toBe("Anna typed this");
-    expect(document.querySelector("form")?.getAttribute("aria-busy")).toBe("false");
+    expect(region().querySelector("form")?.getAttribute("aria-busy")).toBe("false");
   });
 
   it("when the server refuses with the form's own fragment (429, 503), swaps it in and moves focus to its alert", async () => {
-    document.body.innerHTML = form;
+    await render("form");
     respond(
       `<div role="alert" tabindex="-1" id="refused"><p>Probeer het later opnieuw.</p></div><form><input name="name" value="Anna"></form>`,
       { status: 503, headers: { "content-type": "text/html", "x-ajax-fragment": "true" } },
     );
-    screen.getByText("Send").click();
+    save().click();
     await vi.waitFor(() => expect(document.getElementById("refused")).not.toBeNull());
     expect(document.activeElement?.id).toBe("refused");
-    expect((document.querySelector("#region input") as HTMLInputElement).value).toBe("Anna");
+    expect(nameInput().value).toBe("Anna");
     // Its own alert speaks; the status region does not add "updated" on top.
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(document.querySelector("[data-ajax-status]")?.textContent).toBe("");
@@ -171,26 +237,27 @@ describe("an ajax form", () => {
   });
 
   it("cannot be sent twice while its request runs", async () => {
-    document.body.innerHTML = form;
+    await render("form");
     let finish: (r: Response) => void = () => {};
     const fetch = vi.fn(() => new Promise<Response>((resolve) => (finish = resolve)));
     vi.stubGlobal("fetch", fetch);
-    screen.getByText("Send").click();
-    screen.getByText("Send").click();
+    save().click();
+    save().click();
     await new Promise((r) => setTimeout(r, 10));
     expect(fetch).toHaveBeenCalledTimes(1);
-    expect(document.querySelector("form")?.getAttribute("aria-busy")).toBe("true");
+    expect(region().querySelector("form")?.getAttribute("aria-busy")).toBe("true");
     finish(new Response("<p>Dank je</p>"));
     await vi.waitFor(() => expect(screen.getByText("Dank je")).toBeTruthy());
   });
 
   it("sends the clicked button's name and value with the fields", async () => {
-    document.body.innerHTML = `${status}<form action="/send" method="post" data-ajax="true"><input name="q" value="1"><button name="action" value="save">Save</button></form>`;
+    await render("form");
     const fetch = respond("");
-    screen.getByText("Save").click();
+    screen.getByRole("button", { name: "Naam controleren" }).click();
     await vi.waitFor(() => expect(fetch).toHaveBeenCalled());
     const body = String((fetch.mock.calls[0] as unknown as [string, RequestInit])[1].body);
-    expect(body).toContain("q=1");
-    expect(body).toContain("action=save");
+    expect(body).toContain("name=Anna");
+    expect(body).toContain("action=check");
+    expect(body).not.toContain("action=save");
   });
 });

@@ -1,45 +1,29 @@
 // @vitest-environment happy-dom
 import { screen, within } from "@testing-library/dom";
-import { Eta } from "eta";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import * as carousel from "../../islands/carousel/carousel.ts";
 import { carouselSpec, mount } from "../../islands/carousel/carousel.ts";
+import type { CarouselProps } from "../../islands/carousel/contract.ts";
 import { brokenImageClass } from "../../islands/image-error/image-error.ts";
-import { paths } from "../../server/app.ts";
-import { renderAttributes } from "../../server/http/html.ts";
-import { loadMessages } from "../../server/i18n/index.ts";
+import { readProps } from "../../islands/runtime/props.ts";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
+import { closeExamples, exampleHtml } from "../support/examples.ts";
 import { FakeObserver } from "../support/fake-intersection-observer.ts";
 
 // happy-dom has no layout: every slide measures as wide as the carousel, so each one is
 // a position of its own, and where keen puts the slides cannot be checked here (the
 // Playwright journey in tests/e2e/carousel-share.spec.ts does that in a real browser).
 
-const eta = new Eta({ views: paths.views, autoEscape: true });
-const messages = loadMessages(paths.locales);
-const products = ["photobook-classic", "poster", "canvas", "calendar", "prints-stack"];
-
-/** The real partial, as a page renders it. */
-function render(locale: "nl" | "de", { autoplay = false } = {}): HTMLElement {
+/**
+ * The pattern library's examples: five product pictures as photos, with srcset and still
+ * ("still"), or turning on their own ("photos").
+ */
+async function render(locale: "nl" | "de", { autoplay = false } = {}): Promise<HTMLElement> {
   document.documentElement.lang = locale;
-  document.body.innerHTML = `<main>${eta.render("/partials/carousel", {
-    carousel: {
-      id: "photos",
-      label: locale === "nl" ? "Productfoto's" : "Produktfotos",
-      autoplay,
-      slides: products.map((name) => ({
-        kind: "image",
-        src: `/static/images/products/${name}.svg`,
-        srcset: `/static/images/products/${name}.svg 400w`,
-        sizes: "100vw",
-        alt: name,
-        width: 400,
-        height: 300,
-      })),
-    },
-    attrs: renderAttributes,
-    textsJson: (key: string) => JSON.stringify(messages[locale][key]),
-  })}</main><button type="button">after the carousel</button>`;
+  const html = await exampleHtml("carousel", autoplay ? "photos" : "still", locale);
+  document.body.innerHTML = `<main>${html}</main><button type="button">after the carousel</button>`;
   const root = document.querySelector<HTMLElement>('[data-island="carousel"]');
-  if (!root) throw new Error("the partial rendered no carousel");
+  if (!root) throw new Error("the example rendered no carousel");
   return root;
 }
 
@@ -54,6 +38,7 @@ let unmount: (() => void) | undefined;
 beforeEach(() => {
   vi.stubGlobal("IntersectionObserver", FakeObserver);
 });
+afterAll(closeExamples);
 afterEach(() => {
   unmount?.();
   unmount = undefined;
@@ -64,14 +49,14 @@ afterEach(() => {
 });
 
 describe("the carousel's markup, before any script runs", () => {
-  it("is a labelled list that scrolls sideways, keyboard-reachable, with the first image loading at once", () => {
-    const root = render("nl");
+  it("is a labelled list that scrolls sideways, keyboard-reachable, with the first image loading at once", async () => {
+    const root = await render("nl");
     expect(root.tagName).toBe("SECTION");
-    expect(root.getAttribute("aria-label")).toBe("Productfoto's");
+    expect(root.getAttribute("aria-label")).toBe("Productfoto’s, stilstaand");
     const list = root.querySelector("ul.carousel__slides");
     expect(list?.getAttribute("tabindex")).toBe("0");
     const [first, ...rest] = images(root);
-    expect(first?.getAttribute("src")).toBe("/static/images/products/photobook-classic.svg");
+    expect(first?.getAttribute("src")).toMatch(/^\/static\/images\/products\/.+\.svg$/);
     expect(first?.getAttribute("loading")).toBeNull();
     for (const img of rest) {
       expect(img.getAttribute("src"), "no download before the island decides").toBeNull();
@@ -79,28 +64,29 @@ describe("the carousel's markup, before any script runs", () => {
     }
   });
 
-  it("carries a copy of every later image for shoppers without JavaScript, loaded lazily by the browser", () => {
-    const root = render("nl");
+  it("carries a copy of every later image for shoppers without JavaScript, loaded lazily by the browser", async () => {
+    const root = await render("nl");
     const copies = slides(root)
       .slice(1)
       .map((slide) => slide.querySelector("noscript")?.innerHTML ?? "");
     expect(copies).toHaveLength(4);
+    const later = images(root).slice(1);
     for (const [i, copy] of copies.entries()) {
-      expect(copy).toContain(`src="/static/images/products/${products[i + 1]}.svg"`);
+      expect(copy).toContain(`src="${later[i]?.dataset.carouselSrc}"`);
       expect(copy).toContain('loading="lazy"');
-      expect(copy).toContain(`alt="${products[i + 1]}"`);
+      expect(copy).toContain(`alt="${later[i]?.alt}"`);
     }
   });
 
-  it("asks for autoplay every 3000 ms only where the page enables it", () => {
-    expect(render("nl", { autoplay: true }).dataset.carouselAutoplay).toBe("3000");
-    expect(render("nl").dataset.carouselAutoplay).toBeUndefined();
+  it("asks for autoplay every 3000 ms only where the page enables it", async () => {
+    expect(readProps<CarouselProps>(await render("nl", { autoplay: true })).autoplayMs).toBe(3000);
+    expect(readProps<CarouselProps>(await render("nl")).autoplayMs).toBeUndefined();
   });
 });
 
 describe("the carousel island", () => {
-  it("becomes an APG carousel: a region described as a carousel, slides as labelled groups", () => {
-    const root = render("nl");
+  it("becomes an APG carousel: a region described as a carousel, slides as labelled groups", async () => {
+    const root = await render("nl");
     unmount = mount(root);
     expect(root.classList.contains("carousel--enhanced")).toBe(true);
     expect(root.getAttribute("aria-roledescription")).toBe("carrousel");
@@ -117,8 +103,8 @@ describe("the carousel island", () => {
     expect(slides(root).every((s) => s.getAttribute("aria-roledescription") === "dia")).toBe(true);
   });
 
-  it("builds previous and next buttons and a dot per position, named in Dutch", () => {
-    const root = render("nl");
+  it("builds previous and next buttons and a dot per position, named in Dutch", async () => {
+    const root = await render("nl");
     unmount = mount(root);
     const region = within(root);
     expect(region.getByRole("button", { name: "Vorige" })).toHaveProperty("type", "button");
@@ -137,8 +123,8 @@ describe("the carousel island", () => {
     expect(root.querySelector(".carousel__frame")?.getAttribute("aria-live")).toBe("polite");
   });
 
-  it("speaks German on German pages", () => {
-    const root = render("de", { autoplay: true });
+  it("speaks German on German pages", async () => {
+    const root = await render("de", { autoplay: true });
     unmount = mount(root);
     const region = within(root);
     expect(root.getAttribute("aria-roledescription")).toBe("Karussell");
@@ -151,7 +137,7 @@ describe("the carousel island", () => {
   });
 
   it("moves with the arrow keys and the buttons, and takes slides out of view out of the tab order", async () => {
-    const root = render("nl");
+    const root = await render("nl");
     unmount = mount(root);
     expect(slides(root).map((s) => s.hasAttribute("inert"))).toEqual([false, true, true, true, true]);
 
@@ -171,7 +157,7 @@ describe("the carousel island", () => {
   });
 
   it("leaves arrow keys alone in a text field and when a modifier is held", async () => {
-    const root = render("nl");
+    const root = await render("nl");
     const field = document.createElement("input");
     slides(root)[0]?.append(field);
     unmount = mount(root);
@@ -186,26 +172,27 @@ describe("the carousel island", () => {
     expect(root.dispatchEvent(withAlt), "Alt+ArrowLeft is the browser's back").toBe(true);
   });
 
-  it("loads a slide's image once it comes within 150 px of the visible part, and no other", () => {
-    const root = render("nl");
+  it("loads a slide's image once it comes within 150 px of the visible part, and no other", async () => {
+    const root = await render("nl");
     unmount = mount(root);
     const observer = FakeObserver.all.at(-1);
     expect(observer?.options.root).toBe(root.querySelector(".carousel__slides"));
     expect(observer?.options.rootMargin).toBe(carouselSpec.lazyRootMargin);
     expect(carouselSpec.lazyRootMargin).toBe("0px 150px");
     const [, second, third] = images(root);
+    const secondSource = second?.dataset.carouselSrc;
     expect(observer?.targets.size).toBe(4);
 
     observer?.near(second as HTMLImageElement);
-    expect(second?.getAttribute("src")).toBe("/static/images/products/poster.svg");
-    expect(second?.getAttribute("srcset")).toBe("/static/images/products/poster.svg 400w");
+    expect(second?.getAttribute("src")).toBe(secondSource);
+    expect(second?.getAttribute("srcset")).toBe(`${secondSource} 400w`);
     expect(second?.hasAttribute("data-carousel-src")).toBe(false);
     expect(observer?.targets.has(second as HTMLImageElement)).toBe(false);
     expect(third?.getAttribute("src")).toBeNull();
   });
 
-  it("marks a slide image that fails to load with the shop's error class", () => {
-    const root = render("nl");
+  it("marks a slide image that fails to load with the shop's error class", async () => {
+    const root = await render("nl");
     unmount = mount(root);
     const [, second] = images(root);
     FakeObserver.all.at(-1)?.near(second as HTMLImageElement);
@@ -213,12 +200,12 @@ describe("the carousel island", () => {
     expect(second?.classList.contains(brokenImageClass)).toBe(true);
   });
 
-  it("loads every slide image at once in a browser without IntersectionObserver", () => {
+  it("loads every slide image at once in a browser without IntersectionObserver", async () => {
     vi.stubGlobal("IntersectionObserver", undefined);
     const saved = (window as unknown as Record<string, unknown>).IntersectionObserver;
     delete (window as unknown as Record<string, unknown>).IntersectionObserver;
     try {
-      const root = render("nl");
+      const root = await render("nl");
       unmount = mount(root);
       expect(images(root).every((img) => img.getAttribute("src")?.endsWith(".svg"))).toBe(true);
     } finally {
@@ -227,7 +214,7 @@ describe("the carousel island", () => {
   });
 
   it("starts a drag only after the pointer moved more than 3 px sideways", async () => {
-    const root = render("nl", { autoplay: true });
+    const root = await render("nl", { autoplay: true });
     unmount = mount(root);
     const frame = root.querySelector(".carousel__frame") as HTMLElement;
     const slide = slides(root)[0] as HTMLElement;
@@ -268,7 +255,7 @@ describe("the carousel island", () => {
   });
 
   it("leaves dragging to its own threshold: keen's raw mouse dragging, which has none, stays off", async () => {
-    const root = render("nl");
+    const root = await render("nl");
     unmount = mount(root);
     const slide = slides(root)[0] as HTMLElement;
     // keen reads pageX, which happy-dom's mouse events lack: give them the browser's value.
@@ -285,8 +272,8 @@ describe("the carousel island", () => {
     expect(currentDot(root)).toBe("Dia 1 van 5");
   });
 
-  it("gives the list back as it was when unmounted", () => {
-    const root = render("nl", { autoplay: true });
+  it("gives the list back as it was when unmounted", async () => {
+    const root = await render("nl", { autoplay: true });
     mount(root)();
     expect(root.classList.contains("carousel--enhanced")).toBe(false);
     expect(root.querySelector(".carousel__controls")).toBeNull();
@@ -297,7 +284,7 @@ describe("the carousel island", () => {
 
 describe("the carousel's autoplay on the page", () => {
   it("puts a pause button first, keeps the live region quiet while it turns, and stops for good on a key", async () => {
-    const root = render("nl", { autoplay: true });
+    const root = await render("nl", { autoplay: true });
     unmount = mount(root);
     const controls = root.querySelector(".carousel__controls");
     const pause = within(root).getByRole("button", { name: "Pauzeren" });
@@ -311,21 +298,35 @@ describe("the carousel's autoplay on the page", () => {
     expect(frame?.getAttribute("aria-live")).toBe("polite");
   });
 
-  it("stops for good when the shopper presses on the slides (a tap or a drag)", () => {
-    const root = render("nl", { autoplay: true });
+  it("stops for good when the shopper presses on the slides (a tap or a drag)", async () => {
+    const root = await render("nl", { autoplay: true });
     unmount = mount(root);
     slides(root)[0]?.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, pointerId: 2 }));
     expect(within(root).getByRole("button", { name: "Afspelen" })).toBeTruthy();
   });
 
-  it("does not play by itself for a shopper who prefers reduced motion", () => {
+  it("does not play by itself for a shopper who prefers reduced motion", async () => {
     vi.stubGlobal(
       "matchMedia",
       (query: string) => ({ matches: query.includes("reduce"), media: query }) as MediaQueryList,
     );
-    const root = render("nl", { autoplay: true });
+    const root = await render("nl", { autoplay: true });
     unmount = mount(root);
     expect(within(root).getByRole("button", { name: "Afspelen" })).toBeTruthy();
     expect(root.querySelector(".carousel__frame")?.getAttribute("aria-live")).toBe("polite");
+  });
+});
+
+describe("a carousel whose markup breaks its contract", () => {
+  it("is left as the plain list, marked failed and reported once, naming the hook and the missing texts", async () => {
+    const root = await render("nl");
+    root.querySelector(":scope > script[data-props]")?.remove();
+    const report = vi.fn();
+    const hook = { kind: "island", name: "carousel", react: false, load: async () => carousel } as const;
+    await createRuntime([hook], document, report).scan(document);
+    expect(root.dataset.islandState).toBe("failed");
+    expect(root.classList.contains("carousel--enhanced")).toBe(false);
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(String(report.mock.calls[0]?.[0])).toMatch(/"carousel".*texts/);
   });
 });

@@ -1,50 +1,69 @@
 // @vitest-environment happy-dom
 import { screen } from "@testing-library/dom";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { cartStore } from "../../islands/cart/cart-store.ts";
-import { mount } from "../../islands/cart-count/cart-count.ts";
+import * as cartCount from "../../islands/cart-count/cart-count.ts";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
+import { closeExamples, renderExample } from "../support/examples.ts";
 
-const nl = JSON.stringify({ one: "{count} artikel", other: "{count} artikelen" });
-const de = JSON.stringify({ one: "{count} Artikel", other: "{count} Artikel" });
-
-function render(lang: string, texts: string, count: number): HTMLElement {
-  document.documentElement.lang = lang;
-  document.body.innerHTML = `<a href="/winkelwagen/inhoud">Winkelwagen <span data-island="cart-count" data-count="${count}" data-texts='${texts}'>server text</span></a>`;
-  return document.querySelector("[data-island]") as HTMLElement;
+/** The pattern library's badge: the page's own count, an empty cart's. */
+async function render(locale: "nl" | "de" = "nl"): Promise<HTMLElement> {
+  const [badge] = await renderExample("cart-count", "default", locale);
+  if (!badge) throw new Error("the example rendered no badge");
+  return badge;
 }
 
 let unmount: (() => void) | undefined;
+afterAll(closeExamples);
 afterEach(() => {
   unmount?.();
+  unmount = undefined;
   document.body.innerHTML = "";
 });
 
 describe("the cart-count island", () => {
-  it("keeps the server's text until the cart changes", () => {
-    unmount = mount(render("nl", nl, 2));
-    expect(screen.getByText("server text")).toBeTruthy();
-    expect(cartStore.getState().count).toBe(2);
+  it("keeps the server's text until the cart changes, and starts the cart from its count", async () => {
+    cartStore.getState().setCount(7);
+    const badge = await render();
+    unmount = cartCount.mount(badge);
+    expect(badge.textContent).toBe("0 artikelen");
+    expect(cartStore.getState().count).toBe(0);
   });
 
-  it("when another island changes the cart, shows the new count in Dutch with the right plural", () => {
-    unmount = mount(render("nl", nl, 0));
+  it("when another island changes the cart, shows the new count in Dutch with the right plural", async () => {
+    unmount = cartCount.mount(await render());
     cartStore.getState().setCount(1);
     expect(screen.getByText("1 artikel")).toBeTruthy();
     cartStore.getState().setCount(1234);
     expect(screen.getByText("1.234 artikelen")).toBeTruthy();
+    expect(document.querySelector<HTMLElement>('[data-island="cart-count"]')?.dataset.count).toBe("1234");
   });
 
-  it("speaks German on German pages", () => {
-    unmount = mount(render("de", de, 0));
+  it("speaks German on German pages", async () => {
+    unmount = cartCount.mount(await render("de"));
     cartStore.getState().setCount(3);
     expect(screen.getByText("3 Artikel")).toBeTruthy();
   });
 
-  it("never shows a negative or fractional count", () => {
-    unmount = mount(render("nl", nl, 5));
+  it("never shows a negative or fractional count", async () => {
+    unmount = cartCount.mount(await render());
+    cartStore.getState().setCount(5);
     cartStore.getState().setCount(-2);
     expect(screen.getByText("0 artikelen")).toBeTruthy();
     cartStore.getState().setCount(2.7);
     expect(screen.getByText("2 artikelen")).toBeTruthy();
+  });
+
+  it("without its words keeps the server's text, is marked failed and reported once, naming the hook", async () => {
+    const badge = await render();
+    const props = JSON.parse(badge.dataset.props ?? "{}");
+    badge.dataset.props = JSON.stringify({ count: props.count });
+    const report = vi.fn();
+    const hook = { kind: "island", name: "cart-count", react: false, load: async () => cartCount } as const;
+    await createRuntime([hook], document, report).scan(document);
+    expect(badge.dataset.islandState).toBe("failed");
+    expect(badge.textContent).toBe("0 artikelen");
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(String(report.mock.calls[0]?.[0])).toMatch(/"cart-count".*texts/);
   });
 });

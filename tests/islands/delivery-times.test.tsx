@@ -1,19 +1,19 @@
 // @vitest-environment happy-dom
 import { act, screen } from "@testing-library/react";
-import { Eta } from "eta";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { mount } from "../../islands/delivery-times/delivery-times.tsx";
 import { msUntilRefetch, msUntilStale } from "../../islands/delivery-times/refresh.ts";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
 import { paths } from "../../server/app.ts";
 import { projectRoot } from "../../server/config.ts";
 import { loadCatalogue } from "../../server/domain/catalogue.ts";
-import { type DeliveryOverview, deliveryTimes } from "../../server/domain/delivery-overview.ts";
+import { deliveryTimes } from "../../server/domain/delivery-overview.ts";
 import { parseCutOff } from "../../server/domain/delivery-times.ts";
-import { scriptJson } from "../../server/http/html.ts";
 import { createI18n, loadMessages } from "../../server/i18n/index.ts";
+import { closeExamples, exampleHtml } from "../support/examples.ts";
 
-const eta = new Eta({ views: paths.views, autoEscape: true });
 const i18n = createI18n(loadMessages(paths.locales), () => {});
+/** The server's overviews, as the JSON endpoint answers the island's requests. */
 const times = deliveryTimes({
   catalogue: loadCatalogue(`${projectRoot}/content/catalogue.json`),
   t: i18n.t,
@@ -23,24 +23,38 @@ const times = deliveryTimes({
 
 const beforeCutOff = new Date("2026-04-20T12:59:00Z"); // Monday 14:59 in Amsterdam
 const afterCutOff = new Date("2026-04-20T13:00:01Z");
-const endpoint = "/api/levertijden";
 
-/** The real partial as the server renders it, with the island mounted on it. */
-function render(overview: DeliveryOverview | undefined, locale: "nl" | "de" = "nl") {
+type Example = "default" | "unavailable";
+const examples = new Map<string, string>();
+
+// The pattern library draws the times of the moment it renders: a minute before the cut-off.
+beforeAll(async () => {
+  vi.useFakeTimers({ now: beforeCutOff, toFake: ["Date"] });
+  try {
+    for (const [name, locale] of [
+      ["default", "nl"],
+      ["unavailable", "nl"],
+      ["default", "de"],
+    ] as const)
+      examples.set(`${name}:${locale}`, await exampleHtml("delivery-times", name, locale));
+  } finally {
+    vi.useRealTimers();
+  }
+});
+afterAll(closeExamples);
+
+/** The pattern library's overview (or its "not available" example), with the island mounted on it. */
+function render(example: Example = "default", locale: "nl" | "de" = "nl") {
   document.documentElement.lang = locale;
-  document.body.innerHTML = eta.render("/partials/delivery-times", {
-    deliveryTimes: { overview, endpoint },
-    t: i18n.t[locale],
-    href: (id: string) => i18n.routes.pathForUntyped(id, locale),
-    json: scriptJson,
-  });
+  document.body.innerHTML = examples.get(`${example}:${locale}`) ?? "";
   const root = document.querySelector<HTMLElement>('[data-island="delivery-times"]');
-  if (!root) throw new Error("the partial rendered no delivery-times island");
+  if (!root) throw new Error("the example has no delivery-times island");
   const server = markup(root);
+  const { endpoint } = JSON.parse(root.querySelector("script[data-props]")?.textContent ?? "{}");
   act(() => {
     unmount = mount(root);
   });
-  return { root, server };
+  return { root, server, endpoint: endpoint as string };
 }
 
 /** Elements, classes and texts of what the shopper sees: equal for the server's markup and the island's. */
@@ -85,7 +99,7 @@ afterEach(() => {
 describe("the delivery-times island", () => {
   it("takes over the server's table as it is, without asking the server again", async () => {
     const fetchSpy = server(() => json(times.overview("nl", new Date())));
-    const { root, server: before } = render(times.overview("nl", beforeCutOff));
+    const { root, server: before } = render();
     expect(markup(root)).toEqual(before);
     expect(screen.getAllByRole("table")).toHaveLength(3);
     expect(orderBefore()).toBe("Besteld vandaag vóór 15:00 uur");
@@ -95,7 +109,7 @@ describe("the delivery-times island", () => {
 
   it("fetches the times again once the cut-off passes while the page is open", async () => {
     const fetchSpy = server(() => json(times.overview("nl", new Date())));
-    render(times.overview("nl", beforeCutOff));
+    const { endpoint } = render();
     await wait(59_000);
     expect(fetchSpy).not.toHaveBeenCalled();
     await wait(2_000);
@@ -109,7 +123,7 @@ describe("the delivery-times island", () => {
 
   it("shows the spec's text 1 with a link to customer service when the times cannot be fetched", async () => {
     server(() => json({ error: "niet beschikbaar" }, 503));
-    render(times.overview("nl", beforeCutOff));
+    render();
     await wait(61_000);
     // react-query tries three times in all before it gives up.
     await wait(10_000);
@@ -129,7 +143,7 @@ describe("the delivery-times island", () => {
       calls++;
       return calls === 1 ? Promise.reject(new TypeError("Failed to fetch")) : json({ groups: [] });
     });
-    render(times.overview("de", beforeCutOff), "de");
+    render("default", "de");
     await wait(71_000);
     expect(screen.queryByRole("table")).toBeNull();
     expect(screen.getByRole("alert").textContent).toContain(
@@ -143,7 +157,7 @@ describe("the delivery-times island", () => {
   it("shows the times again when the server can give them after a failure", async () => {
     let down = true;
     server(() => (down ? json({}, 503) : json(times.overview("nl", new Date()))));
-    render(undefined);
+    render("unavailable");
     expect(screen.getByRole("alert")).toBeTruthy();
     await wait(10_000);
     expect(screen.queryByRole("table")).toBeNull();
@@ -176,5 +190,32 @@ describe("when the island asks again", () => {
     expect(msUntilStale(later, afterCutOff.getTime(), afterCutOff.getTime())).toBe(
       Date.parse("2026-04-20T22:00:00Z") - afterCutOff.getTime(),
     );
+  });
+});
+
+describe("an overview whose props lack a text", () => {
+  it("keeps the server's table, marked failed, and is reported once by name and prop", async () => {
+    vi.useRealTimers();
+    document.body.innerHTML = examples.get("default:nl") ?? "";
+    const script = document.querySelector(
+      '[data-island="delivery-times"] > script[data-props]',
+    ) as HTMLScriptElement;
+    const props = JSON.parse(script.textContent ?? "{}");
+    delete props.texts.unavailable;
+    script.textContent = JSON.stringify(props);
+    const report = vi.fn();
+    const hook = {
+      kind: "island",
+      name: "delivery-times",
+      react: true,
+      load: () => import("../../islands/delivery-times/delivery-times.tsx"),
+    } as const;
+    await createRuntime([hook], document, report).scan(document);
+    const root = document.querySelector('[data-island="delivery-times"]') as HTMLElement;
+    expect(root.getAttribute("data-island-state")).toBe("failed");
+    expect(root.querySelectorAll("table").length).toBeGreaterThan(0);
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(report.mock.calls[0]?.[0]).toContain('"delivery-times"');
+    expect(report.mock.calls[0]?.[0]).toContain("texts.unavailable");
   });
 });

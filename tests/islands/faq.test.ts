@@ -1,14 +1,17 @@
 // @vitest-environment happy-dom
 import { screen, waitFor } from "@testing-library/dom";
 import { Eta } from "eta";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import * as faqIsland from "../../islands/faq/faq.ts";
 import { mount } from "../../islands/faq/faq.ts";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
 import { paths } from "../../server/app.ts";
 import { projectRoot } from "../../server/config.ts";
 import { loadFaq } from "../../server/domain/faq.ts";
 import type { Services } from "../../server/http/services.ts";
 import { createI18n, loadMessages } from "../../server/i18n/index.ts";
 import { type FaqPlace, faqNavigation } from "../../server/routes/faq.ts";
+import { closeExamples, renderExample } from "../support/examples.ts";
 
 const eta = new Eta({ views: paths.views, autoEscape: true });
 const services = {
@@ -26,7 +29,9 @@ afterEach(() => {
 /** The real partial, as the server renders it on a FAQ page, with the island mounted on it. */
 function render(locale: "nl" | "de", current?: FaqPlace): HTMLElement {
   document.documentElement.lang = locale;
-  document.body.innerHTML = eta.render("/partials/faq", { faqNav: faqNavigation(services, locale, current) });
+  document.body.innerHTML = eta.render("/partials/faq", {
+    faq: { nav: faqNavigation(services, locale, current) },
+  });
   const root = document.querySelector<HTMLElement>('[data-island="faq"]');
   if (!root) throw new Error("the partial rendered no faq island");
   unmount = mount(root);
@@ -87,5 +92,21 @@ describe("the FAQ list, with JavaScript", () => {
     unmount = undefined;
     expect(document.querySelector("summary[aria-expanded]")).toBeNull();
     expect(item("Levering").open).toBe(true);
+  });
+});
+
+describe("a FAQ list whose markup breaks its contract", () => {
+  afterAll(closeExamples);
+
+  it("without topics to fold is marked failed and reported once, naming the hook", async () => {
+    const [root] = await renderExample("faq", "default");
+    if (!root) throw new Error("the example rendered no faq island");
+    for (const details of root.querySelectorAll("details")) details.remove();
+    const report = vi.fn();
+    const hook = { kind: "island", name: "faq", react: false, load: async () => faqIsland } as const;
+    await createRuntime([hook], document, report).scan(document);
+    expect(root.dataset.islandState).toBe("failed");
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(String(report.mock.calls[0]?.[0])).toMatch(/"faq".*summary/);
   });
 });

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mount } from "../../islands/photo-upload/photo-upload.ts";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
+import { closeExamples, exampleHtml } from "../support/examples.ts";
 
-const texts = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../locales/nl.json"), "utf8")).upload;
+const html = await exampleHtml("photo-upload");
 
 /** Stands in for the browser's XMLHttpRequest: the test decides how each upload goes. */
 class FakeXhr {
@@ -74,19 +74,25 @@ const removals = () =>
 let unmount: (() => void) | undefined;
 let form: HTMLFormElement;
 
+/** The uploader's props as the server wrote them into the page. */
+const propsScript = () =>
+  document.querySelector('[data-island="photo-upload"] > script[data-props]') as HTMLScriptElement;
+const props = () => JSON.parse(propsScript().textContent ?? "{}");
+const texts = () => props().texts;
+const token = () => form.querySelector<HTMLInputElement>('input[name="_csrf"]')?.value;
+
+/**
+ * The pattern library's uploader in its form (the editor's start), mounted. The project
+ * page's uploader is the same with its project in the props; photos uploaded before are
+ * the server's list items.
+ */
 function render(project?: string, already = "") {
-  document.body.innerHTML = `
-    <form method="post" action="/fotoboek-maken" enctype="multipart/form-data">
-      <input type="hidden" name="_csrf" value="token-123">
-      <div class="photo-upload" data-island="photo-upload" data-upload-url="/fotoboek-maken/fotos" data-upload-remove-url="/fotoboek-maken/fotos/verwijderen"${project ? ` data-upload-project="${project}"` : ""} data-texts='${JSON.stringify(texts).replace(/'/g, "&#39;")}'>
-        <div data-upload-drop><input type="file" name="photos" multiple><p data-upload-drop-hint hidden>${texts.drop}</p></div>
-        <ul data-upload-list>${already}</ul>
-        <p data-upload-status role="status"></p>
-      </div>
-      <button type="submit">Start je fotoboek</button>
-    </form>`;
+  document.body.innerHTML = html;
+  if (project) propsScript().textContent = JSON.stringify({ ...props(), project });
+  const list = document.querySelector("[data-upload-list]") as HTMLElement;
+  list.innerHTML = already;
   form = document.querySelector("form") as HTMLFormElement;
-  unmount = mount(document.querySelector("[data-island]") as HTMLElement);
+  unmount = mount(document.querySelector('[data-island="photo-upload"]') as HTMLElement);
 }
 
 function choose(...names: string[]) {
@@ -102,6 +108,7 @@ const rows = () => [...document.querySelectorAll<HTMLLIElement>("[data-upload-li
 const ids = () =>
   [...document.querySelectorAll<HTMLInputElement>('input[name="upload"]')].map((i) => i.value);
 
+afterAll(closeExamples);
 beforeEach(() => {
   FakeXhr.made = [];
   vi.stubGlobal("XMLHttpRequest", FakeXhr);
@@ -132,7 +139,7 @@ describe("the photo-upload island", () => {
     expect(first.method).toBe("POST");
     expect(first.url).toBe("/fotoboek-maken/fotos");
     expect(first.headers["x-requested-with"]).toBe("XMLHttpRequest");
-    expect(first.headers["x-csrf-token"]).toBe("token-123");
+    expect(first.headers["x-csrf-token"]).toBe(token());
     expect([...((first.body as FormData | undefined)?.keys() ?? [])]).toEqual(["project", "photo"]);
     // The files travel on their own now: the form must not send them again.
     expect(document.querySelector<HTMLInputElement>('input[type="file"]')?.value).toBe("");
@@ -164,7 +171,7 @@ describe("the photo-upload island", () => {
     expect(click.defaultPrevented).toBe(true);
     const removal = FakeXhr.made.at(-1) as FakeXhr;
     expect([removal.method, removal.url]).toEqual(["POST", "/fotoboek-maken/fotos/verwijderen"]);
-    expect(removal.headers["x-csrf-token"]).toBe("token-123");
+    expect(removal.headers["x-csrf-token"]).toBe(token());
     expect(removal.headers["x-requested-with"]).toBe("XMLHttpRequest");
     expect(removals()).toEqual(["id-server"]);
     expect(ids()).toEqual(["id-server"]);
@@ -234,7 +241,7 @@ describe("the photo-upload island", () => {
     const submit = new Event("submit", { bubbles: true, cancelable: true });
     form.dispatchEvent(submit);
     expect(submit.defaultPrevented).toBe(true);
-    expect(document.querySelector("[data-upload-status]")?.textContent).toBe(texts.wait);
+    expect(document.querySelector("[data-upload-status]")?.textContent).toBe(texts().wait);
     const own = form.querySelector(":scope > button[type='submit']");
     expect(own?.getAttribute("aria-disabled")).toBe("true");
     (FakeXhr.made[0] as FakeXhr).answer(200, staged("id-strand", "strand.jpg"));
@@ -248,10 +255,32 @@ describe("the photo-upload island", () => {
     render();
     choose("strand.jpg");
     (FakeXhr.made[0] as FakeXhr).answer(500, "");
-    expect(rows()[0]?.textContent).toContain(texts.failed);
+    expect(rows()[0]?.textContent).toContain(texts().failed);
     expect([...(rows()[0]?.querySelectorAll("button") ?? [])].map((b) => b.textContent)).toEqual([
       "Opnieuw",
       "Verwijder",
     ]);
+  });
+});
+
+describe("an uploader whose props lack its address", () => {
+  it("leaves the plain file field, marked failed, and is reported once by name and prop", async () => {
+    document.body.innerHTML = html;
+    const { url: _url, ...rest } = props();
+    propsScript().textContent = JSON.stringify(rest);
+    const report = vi.fn();
+    const hook = {
+      kind: "island",
+      name: "photo-upload",
+      react: false,
+      load: () => import("../../islands/photo-upload/photo-upload.ts"),
+    } as const;
+    await createRuntime([hook], document, report).scan(document);
+    const uploader = document.querySelector('[data-island="photo-upload"]') as HTMLElement;
+    expect(uploader.getAttribute("data-island-state")).toBe("failed");
+    expect(document.querySelector<HTMLElement>("[data-upload-drop-hint]")?.hidden).toBe(true);
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(report.mock.calls[0]?.[0]).toContain('"photo-upload"');
+    expect(report.mock.calls[0]?.[0]).toMatch(/data-props\W+url/);
   });
 });

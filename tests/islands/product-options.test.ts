@@ -1,8 +1,10 @@
 // @vitest-environment happy-dom
 import { fireEvent, getByLabelText, getByRole } from "@testing-library/dom";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { selectionStore } from "../../islands/product/selection-store.ts";
+import * as productOptions from "../../islands/product-options/product-options.ts";
 import { mount } from "../../islands/product-options/product-options.ts";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
 import { shareLinks } from "../../server/domain/share-links.ts";
 import { type TestShop, testShop } from "../support/app.ts";
 
@@ -144,5 +146,29 @@ describe("the product options, with JavaScript", () => {
     choose(getByLabelText(element, "Ausrichtung") as HTMLSelectElement, "quadratisch");
     expect(window.location.search).toBe("?ausrichtung=quadratisch&format=30x30");
     expect(element.querySelector("[data-product-price]")?.textContent?.replace(/\s/g, " ")).toBe("59,99 €");
+  });
+});
+
+describe("product options whose markup breaks their contract", () => {
+  it("without the size select keep the plain form, are marked failed and reported once, naming the hook", async () => {
+    const html = pages.get("/assortiment/fotoboeken/exclusief-fotoboek") ?? "";
+    document.body.innerHTML = html.slice(html.indexOf("<body>") + 6, html.indexOf("</body>"));
+    const element = document.querySelector<HTMLElement>('[data-island="product-options"]') as HTMLElement;
+    element.querySelector("[data-product-size]")?.remove();
+    const report = vi.fn();
+    const hook = {
+      kind: "island",
+      name: "product-options",
+      react: false,
+      load: async () => productOptions,
+    } as const;
+    await createRuntime([hook], document, report).scan(document);
+    expect(element.dataset.islandState).toBe("failed");
+    // The product page has other hooks, which this one-hook registry does not know.
+    const ours = report.mock.calls
+      .map(([message]) => String(message))
+      .filter((m) => m.includes('"product-options"'));
+    expect(ours).toHaveLength(1);
+    expect(ours[0]).toMatch(/data-product-size/);
   });
 });

@@ -1,35 +1,25 @@
 // @vitest-environment happy-dom
 import { screen } from "@testing-library/dom";
-import { Eta } from "eta";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
+import * as shareIsland from "../../islands/share/share.ts";
 import { mount } from "../../islands/share/share.ts";
 import { retargetShare } from "../../islands/share/share-target.ts";
-import { paths } from "../../server/app.ts";
 import { shareLinks } from "../../server/domain/share-links.ts";
-import { renderAttributes } from "../../server/http/html.ts";
-import { loadMessages } from "../../server/i18n/index.ts";
-import { createTranslate } from "../../server/i18n/translate.ts";
+import { closeExamples, renderExample } from "../support/examples.ts";
 
-const eta = new Eta({ views: paths.views, autoEscape: true });
-const messages = loadMessages(paths.locales);
-const page = { url: "https://shop.example/fotoboeken/klassiek", title: "Klassiek fotoboek" };
-
-/** The real partial, as a page renders it. */
-function render(
-  locale: "nl" | "de",
-  share: { url: string; title: string; text?: string } = page,
-): HTMLElement {
-  document.documentElement.lang = locale;
-  document.body.innerHTML = eta.render("/partials/share-buttons", {
-    share,
-    shareLinks,
-    t: createTranslate(locale, messages[locale]),
-    attrs: renderAttributes,
-  });
-  const root = document.querySelector<HTMLElement>('[data-island="share"]');
-  if (!root) throw new Error("the partial rendered no share island");
+/** The pattern library's share block: "default" shares that page, "product" a product page with its summary. */
+async function render(locale: "nl" | "de", example: "default" | "product" = "default"): Promise<HTMLElement> {
+  const [root] = await renderExample("share", example, locale);
+  if (!root) throw new Error("the example rendered no share island");
   return root;
 }
+
+/** What the block shares, as the server wrote it on the element. */
+const target = (root: HTMLElement) => {
+  const { shareUrl: url = "", shareTitle: title = "", shareText: text } = root.dataset;
+  return text === undefined ? { url, title } : { url, title, text };
+};
 
 const nativeButton = (root: HTMLElement) =>
   root.querySelector("button[data-share-native]") as HTMLButtonElement;
@@ -42,6 +32,7 @@ function webShare(share: (data: ShareData) => Promise<void>, canShare?: (data: S
 }
 
 let unmount: (() => void) | undefined;
+afterAll(closeExamples);
 afterEach(() => {
   unmount?.();
   unmount = undefined;
@@ -51,8 +42,8 @@ afterEach(() => {
 });
 
 describe("the share buttons' markup", () => {
-  it("in Dutch: four plain links named 'Deel via …', each counted by click analytics", () => {
-    render("nl");
+  it("in Dutch: four plain links named 'Deel via …', each counted by click analytics", async () => {
+    const root = await render("nl");
     const links = screen.getAllByRole("link");
     expect(links.map((a) => a.firstChild?.textContent)).toEqual([
       "Deel via Facebook",
@@ -60,7 +51,7 @@ describe("the share buttons' markup", () => {
       "Deel via WhatsApp",
       "Deel via e-mail",
     ]);
-    expect(links.map((a) => a.getAttribute("href"))).toEqual(shareLinks(page).map((l) => l.href));
+    expect(links.map((a) => a.getAttribute("href"))).toEqual(shareLinks(target(root)).map((l) => l.href));
     expect(links.map((a) => [a.dataset.analytics, a.dataset.analyticsNetwork])).toEqual([
       ["share", "facebook"],
       ["share", "twitter"],
@@ -69,8 +60,8 @@ describe("the share buttons' markup", () => {
     ]);
   });
 
-  it("in German: 'Teilen über …'", () => {
-    render("de");
+  it("in German: 'Teilen über …'", async () => {
+    await render("de");
     expect(screen.getAllByRole("link").map((a) => a.firstChild?.textContent)).toEqual([
       "Teilen über Facebook",
       "Teilen über Twitter",
@@ -79,8 +70,8 @@ describe("the share buttons' markup", () => {
     ]);
   });
 
-  it("opens the networks in a new window, safely, and says so to screen-reader users", () => {
-    render("nl");
+  it("opens the networks in a new window, safely, and says so to screen-reader users", async () => {
+    await render("nl");
     const [facebook, , , email] = screen.getAllByRole("link");
     expect(facebook?.getAttribute("target")).toBe("_blank");
     expect(facebook?.getAttribute("rel")).toBe("noopener noreferrer");
@@ -89,8 +80,8 @@ describe("the share buttons' markup", () => {
     expect(email?.querySelector(".visually-hidden")).toBeNull();
   });
 
-  it("keeps the generic share button hidden until a script finds the browser can share", () => {
-    const root = render("nl");
+  it("keeps the generic share button hidden until a script finds the browser can share", async () => {
+    const root = await render("nl");
     const button = nativeButton(root);
     expect(button.hidden).toBe(true);
     expect(button.textContent).toBe("Delen…");
@@ -99,52 +90,56 @@ describe("the share buttons' markup", () => {
 });
 
 describe("the share island", () => {
-  it("leaves the button hidden in a browser without navigator.share", () => {
+  it("leaves the button hidden in a browser without navigator.share", async () => {
     vi.stubGlobal("navigator", Object.assign(Object.create(navigator), { share: undefined }));
-    const root = render("nl");
+    const root = await render("nl");
     unmount = mount(root);
     expect(nativeButton(root).hidden).toBe(true);
   });
 
-  it("leaves it hidden where the browser says it cannot share a link", () => {
+  it("leaves it hidden where the browser says it cannot share a link", async () => {
     webShare(
       async () => {},
       () => false,
     );
-    const root = render("nl");
+    const root = await render("nl");
     unmount = mount(root);
     expect(nativeButton(root).hidden).toBe(true);
   });
 
   it("shows 'Delen…' where the browser can share, and hands it the page's title and address", async () => {
     const share = webShare(async () => {});
-    const root = render("nl", { ...page, text: "Mooi fotoboek" });
+    const root = await render("nl", "product");
+    const page = target(root);
+    expect(page.text, "a product's summary").toBeTruthy();
     unmount = mount(root);
     const button = screen.getByRole("button", { name: "Delen…" });
     expect(button.hidden).toBe(false);
     button.click();
     await vi.waitFor(() => expect(share).toHaveBeenCalledTimes(1));
-    expect(share).toHaveBeenCalledWith({ url: page.url, title: page.title, text: "Mooi fotoboek" });
+    expect(share).toHaveBeenCalledWith(page);
   });
 
   it("after the product page switched option, shares the new option's address everywhere", async () => {
     const share = webShare(async () => {});
-    const root = render("nl", { url: `${page.url}?formaat=30x21`, title: page.title, text: "Mooi" });
+    const root = await render("nl", "product");
+    const page = target(root);
     unmount = mount(root);
-    retargetShare(root, "/fotoboeken/klassiek?formaat=40x30");
+    const address = new URL(page.url);
+    retargetShare(root, `${address.pathname}?formaat=40x30`);
 
-    const url = "https://shop.example/fotoboeken/klassiek?formaat=40x30";
+    const url = `${address.origin}${address.pathname}?formaat=40x30`;
     expect(screen.getAllByRole("link").map((a) => a.getAttribute("href"))).toEqual(
-      shareLinks({ url, title: page.title, text: "Mooi" }).map((l) => l.href),
+      shareLinks({ ...page, url }).map((l) => l.href),
     );
     nativeButton(root).click();
     await vi.waitFor(() => expect(share).toHaveBeenCalledTimes(1));
-    expect(share).toHaveBeenCalledWith({ url, title: page.title, text: "Mooi" });
+    expect(share).toHaveBeenCalledWith({ ...page, url });
   });
 
-  it("shows 'Teilen…' on German pages", () => {
+  it("shows 'Teilen…' on German pages", async () => {
     webShare(async () => {});
-    unmount = mount(render("de"));
+    unmount = mount(await render("de"));
     expect(screen.getByRole("button", { name: "Teilen…" }).hidden).toBe(false);
   });
 
@@ -153,7 +148,7 @@ describe("the share island", () => {
     const share = webShare(async () => {
       throw new DOMException("Share canceled", "AbortError");
     });
-    const root = render("nl");
+    const root = await render("nl");
     unmount = mount(root);
     nativeButton(root).click();
     await vi.waitFor(() => expect(share).toHaveBeenCalledTimes(1));
@@ -166,7 +161,7 @@ describe("the share island", () => {
   it("opens one share sheet at a time, however often the button is pressed", async () => {
     let close: () => void = () => {};
     const share = webShare(() => new Promise<void>((resolve) => (close = resolve)));
-    const root = render("nl");
+    const root = await render("nl");
     unmount = mount(root);
     nativeButton(root).click();
     nativeButton(root).click();
@@ -182,9 +177,23 @@ describe("the share island", () => {
     webShare(async () => {
       throw new DOMException("not allowed", "NotAllowedError");
     });
-    const root = render("nl");
+    const root = await render("nl");
     unmount = mount(root);
     nativeButton(root).click();
     await vi.waitFor(() => expect(warn).toHaveBeenCalledTimes(1));
+  });
+});
+
+describe("a share block whose markup breaks its contract", () => {
+  it("keeps its links, is marked failed and reported once, naming the hook and the missing button", async () => {
+    const root = await render("nl");
+    nativeButton(root).remove();
+    const report = vi.fn();
+    const hook = { kind: "island", name: "share", react: false, load: async () => shareIsland } as const;
+    await createRuntime([hook], document, report).scan(document);
+    expect(root.dataset.islandState).toBe("failed");
+    expect(screen.getAllByRole("link")).toHaveLength(4);
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(String(report.mock.calls[0]?.[0])).toMatch(/"share".*button\[data-share-native\]/);
   });
 });

@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { act, fireEvent, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
 import { mount } from "../../islands/tabs/tabs.tsx";
+import { closeExamples, exampleHtml } from "../support/examples.ts";
 
 /** A matchMedia whose answer the test changes, as crossing the 725 px breakpoint does. */
 function fakeMedia(narrow: boolean) {
@@ -26,19 +28,23 @@ function fakeMedia(narrow: boolean) {
 }
 
 let unmount: (() => void) | undefined;
+const html = await exampleHtml("tabs");
 
+/**
+ * The pattern library's tabs: Eerste, Tweede and Derde. The first holds a field and a link
+ * to a sentence in the third (#pattern-tabs-note); the second links to the third section.
+ */
 function render() {
-  document.body.innerHTML = `
-    <div class="tabs" data-island="tabs" data-tabs-label="Over het abonnement">
-      <nav class="tabs__index"><ul><li><a href="#abonnementen">Abonnementen</a></li><li><a href="#uploads">Uploads</a></li><li><a href="#vragen">Vragen</a></li></ul></nav>
-      <section id="abonnementen" data-tab-label="Abonnementen"><h2 class="tabs__heading">Abonnementen</h2><p>Plannen</p><a href="#uploads" id="view-uploads">Bekijk je uploads</a><a href="#aanmelden" id="to-signup">Aanmelden</a><form id="aanmelden"><input id="typed" aria-label="Naam"></form></section>
-      <section id="uploads" data-tab-label="Uploads"><h2 class="tabs__heading">Uploads</h2><p>Je foto's</p></section>
-      <section id="vragen" data-tab-label="Vragen"><h2 class="tabs__heading">Vragen</h2><p id="faq">Antwoorden</p></section>
-    </div>`;
+  document.body.innerHTML = html;
   act(() => {
-    unmount = mount(document.querySelector("[data-island]") as HTMLElement);
+    unmount = mount(document.querySelector('[data-island="tabs"]') as HTMLElement);
   });
 }
+
+const toThird = () =>
+  document.querySelector<HTMLAnchorElement>('#tweede a[href="#derde"]') as HTMLAnchorElement;
+const toNote = () =>
+  document.querySelector<HTMLAnchorElement>('a[href="#pattern-tabs-note"]') as HTMLAnchorElement;
 
 const selected = () => screen.getAllByRole("tab").filter((t) => t.getAttribute("aria-selected") === "true");
 const visibleSections = () =>
@@ -46,8 +52,9 @@ const visibleSections = () =>
     .filter((s) => !s.closest("[inert], [hidden]"))
     .map((s) => s.id);
 
+afterAll(closeExamples);
 beforeEach(() => {
-  window.history.replaceState(null, "", "/abonnement");
+  window.history.replaceState(null, "", "/patroonbibliotheek");
 });
 afterEach(() => {
   act(() => unmount?.());
@@ -61,14 +68,10 @@ describe("the tabs island above 725 px", () => {
   it("shows tabs with exactly one active, the first by default, and drops the list of links", () => {
     fakeMedia(false);
     render();
-    expect(screen.getByRole("tablist").getAttribute("aria-label")).toBe("Over het abonnement");
-    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual([
-      "Abonnementen",
-      "Uploads",
-      "Vragen",
-    ]);
-    expect(selected().map((t) => t.textContent)).toEqual(["Abonnementen"]);
-    expect(visibleSections()).toEqual(["abonnementen"]);
+    expect(screen.getByRole("tablist").getAttribute("aria-label")).toBe("Voorbeeld van tabbladen");
+    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Eerste", "Tweede", "Derde"]);
+    expect(selected().map((t) => t.textContent)).toEqual(["Eerste"]);
+    expect(visibleSections()).toEqual(["eerste"]);
     expect(document.querySelector(".tabs__index")).toBeNull();
   });
 
@@ -78,38 +81,38 @@ describe("the tabs island above 725 px", () => {
     const [first] = screen.getAllByRole("tab");
     act(() => first?.focus());
     fireEvent.keyDown(document.activeElement as Element, { key: "ArrowRight" });
-    expect(selected().map((t) => t.textContent)).toEqual(["Uploads"]);
-    expect(window.location.hash).toBe("#uploads");
+    expect(selected().map((t) => t.textContent)).toEqual(["Tweede"]);
+    expect(window.location.hash).toBe("#tweede");
     fireEvent.keyDown(document.activeElement as Element, { key: "End" });
-    expect(selected().map((t) => t.textContent)).toEqual(["Vragen"]);
+    expect(selected().map((t) => t.textContent)).toEqual(["Derde"]);
     fireEvent.keyDown(document.activeElement as Element, { key: "Home" });
-    expect(selected().map((t) => t.textContent)).toEqual(["Abonnementen"]);
-    expect(visibleSections()).toEqual(["abonnementen"]);
+    expect(selected().map((t) => t.textContent)).toEqual(["Eerste"]);
+    expect(visibleSections()).toEqual(["eerste"]);
   });
 
   it("opens the tab the address names by its label, case and accents ignored", () => {
     fakeMedia(false);
-    window.history.replaceState(null, "", "/abonnement#VRÁGEN");
+    window.history.replaceState(null, "", "/patroonbibliotheek#DÉRDE");
     render();
-    expect(selected().map((t) => t.textContent)).toEqual(["Vragen"]);
+    expect(selected().map((t) => t.textContent)).toEqual(["Derde"]);
   });
 
-  it("follows a link to another tab (the 'view uploads' trigger) and moves focus to that tab", () => {
+  it("follows an address naming another tab (a link elsewhere on the page) and moves focus to that tab", () => {
     fakeMedia(false);
     render();
     act(() => {
-      window.history.pushState(null, "", "#uploads");
+      window.history.pushState(null, "", "#tweede");
       window.dispatchEvent(new HashChangeEvent("hashchange"));
     });
-    expect(selected().map((t) => t.textContent)).toEqual(["Uploads"]);
-    expect(document.activeElement?.textContent).toBe("Uploads");
+    expect(selected().map((t) => t.textContent)).toEqual(["Tweede"]);
+    expect(document.activeElement?.textContent).toBe("Tweede");
   });
 
   it("opens the tab that holds an element the address points at", () => {
     fakeMedia(false);
-    window.history.replaceState(null, "", "/abonnement#faq");
+    window.history.replaceState(null, "", "/patroonbibliotheek#pattern-tabs-note");
     render();
-    expect(selected().map((t) => t.textContent)).toEqual(["Vragen"]);
+    expect(selected().map((t) => t.textContent)).toEqual(["Derde"]);
   });
 });
 
@@ -130,80 +133,81 @@ describe("links to a section or to something inside one", () => {
 
   it("open the section holding the element the address names and bring that element, not the section's button, into view", () => {
     fakeMedia(true);
-    window.history.replaceState(null, "", "/abonnement#uploads");
+    window.history.replaceState(null, "", "/patroonbibliotheek#tweede");
     const scrolled = watchScrolling();
     render();
-    placeAt({ aanmelden: 1500, "abonnementen-toggle": 200 });
+    placeAt({ "pattern-tabs-note": 1500, "derde-toggle": 200 });
     act(() => {
-      window.history.pushState(null, "", "#aanmelden");
+      window.history.pushState(null, "", "#pattern-tabs-note");
       window.dispatchEvent(new HashChangeEvent("hashchange"));
     });
-    expect(screen.getByRole("button", { name: "Abonnementen" }).getAttribute("aria-expanded")).toBe("true");
-    // The form's top, less the room kept above it (16 px; no sticky header in this page).
+    expect(screen.getByRole("button", { name: "Derde" }).getAttribute("aria-expanded")).toBe("true");
+    // The sentence's top, less the room kept above it (16 px; no sticky header in this page).
     expect(scrolled.at(-1)).toBe(1500 - 16);
   });
 
   it("bring the element into view when the shopper arrives with its fragment, or follows a link to it", () => {
     fakeMedia(true);
-    window.history.replaceState(null, "", "/abonnement?abonnement=premium#aanmelden");
+    window.history.replaceState(null, "", "/patroonbibliotheek?voorbeeld=1#pattern-tabs-note");
     const scrolled = watchScrolling();
-    placeAt({ aanmelden: 900, "abonnementen-toggle": 100 });
+    placeAt({ "pattern-tabs-note": 900, "derde-toggle": 100 });
     render();
     expect(scrolled.length).toBeGreaterThan(0);
     expect(new Set(scrolled)).toEqual(new Set([900 - 16]));
 
-    // Already at #aanmelden, scrolled elsewhere: the link brings the form back.
+    // Already at #pattern-tabs-note, scrolled elsewhere: the link brings the sentence back.
     scrolled.length = 0;
     act(() => {
-      document.getElementById("to-signup")?.click();
+      toNote().click();
     });
     expect(scrolled).toEqual([900 - 16]);
   });
 
   it("switch sections on a click even when the address already ends in that fragment (no hashchange comes)", () => {
     fakeMedia(true);
-    window.history.replaceState(null, "", "/abonnement#uploads");
+    window.history.replaceState(null, "", "/patroonbibliotheek#derde");
     render();
-    const uploads = screen.getByRole("button", { name: "Uploads" });
-    expect(uploads.getAttribute("aria-expanded")).toBe("true");
-    // The shopper closes the uploads again and, back in the plans, asks for the uploads once more.
-    fireEvent.click(uploads);
-    fireEvent.click(screen.getByRole("button", { name: "Abonnementen" }));
-    window.history.replaceState(null, "", "/abonnement#uploads");
-    expect(uploads.getAttribute("aria-expanded")).toBe("false");
+    const third = screen.getByRole("button", { name: "Derde" });
+    expect(third.getAttribute("aria-expanded")).toBe("true");
+    // The shopper closes the third again and, in the second, asks for the third once more.
+    fireEvent.click(third);
+    fireEvent.click(screen.getByRole("button", { name: "Tweede" }));
+    window.history.replaceState(null, "", "/patroonbibliotheek#derde");
+    expect(third.getAttribute("aria-expanded")).toBe("false");
     const click = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0 });
     act(() => {
-      document.getElementById("view-uploads")?.dispatchEvent(click);
+      toThird().dispatchEvent(click);
     });
     expect(click.defaultPrevented).toBe(true);
-    expect(screen.getByRole("button", { name: "Uploads" }).getAttribute("aria-expanded")).toBe("true");
-    expect(document.activeElement?.textContent).toBe("Uploads");
+    expect(screen.getByRole("button", { name: "Derde" }).getAttribute("aria-expanded")).toBe("true");
+    expect(document.activeElement?.textContent).toBe("Derde");
   });
 
   it("switch tabs on a click above 725 px, and put the fragment in the address", () => {
     fakeMedia(false);
     render();
+    fireEvent.click(screen.getByRole("tab", { name: "Tweede" }));
     act(() => {
-      document.getElementById("view-uploads")?.click();
+      toThird().click();
     });
-    expect(selected().map((t) => t.textContent)).toEqual(["Uploads"]);
-    expect(window.location.hash).toBe("#uploads");
-    expect(document.activeElement?.textContent).toBe("Uploads");
+    expect(selected().map((t) => t.textContent)).toEqual(["Derde"]);
+    expect(window.location.hash).toBe("#derde");
+    expect(document.activeElement?.textContent).toBe("Derde");
   });
 
   it("leave links elsewhere, and clicks with a modifier key, to the browser", () => {
     fakeMedia(false);
     render();
     const away = document.createElement("a");
-    away.href = "/klantenservice#uploads";
+    away.href = "/klantenservice#tweede";
     document.body.append(away);
     const click = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0 });
     away.dispatchEvent(click);
     expect(click.defaultPrevented).toBe(false);
     const withCtrl = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0, ctrlKey: true });
-    document.getElementById("view-uploads")?.dispatchEvent(withCtrl);
+    toThird().dispatchEvent(withCtrl);
     expect(withCtrl.defaultPrevented).toBe(false);
-    expect(selected().map((t) => t.textContent)).toEqual(["Abonnementen"]);
+    expect(selected().map((t) => t.textContent)).toEqual(["Eerste"]);
   });
 });
 
@@ -214,37 +218,60 @@ describe("the tabs island at or below 725 px", () => {
     expect(screen.queryByRole("tablist")).toBeNull();
     const buttons = screen.getAllByRole("button");
     expect(buttons.map((b) => [b.textContent, b.getAttribute("aria-expanded")])).toEqual([
-      ["Abonnementen", "true"],
-      ["Uploads", "false"],
-      ["Vragen", "false"],
+      ["Eerste", "true"],
+      ["Tweede", "false"],
+      ["Derde", "false"],
     ]);
     fireEvent.click(buttons[2] as HTMLElement);
-    expect(visibleSections()).toEqual(["abonnementen", "vragen"]);
+    expect(visibleSections()).toEqual(["eerste", "derde"]);
     fireEvent.click(buttons[0] as HTMLElement);
-    expect(visibleSections()).toEqual(["vragen"]);
+    expect(visibleSections()).toEqual(["derde"]);
     expect(buttons[0]?.getAttribute("aria-expanded")).toBe("false");
   });
 
   it("keeps the active section when the window crosses the breakpoint, both ways", () => {
     const media = fakeMedia(false);
     render();
-    fireEvent.click(screen.getByRole("tab", { name: "Uploads" }));
+    fireEvent.click(screen.getByRole("tab", { name: "Tweede" }));
     media.set(true);
-    expect(screen.getByRole("button", { name: "Uploads" }).getAttribute("aria-expanded")).toBe("true");
-    fireEvent.click(screen.getByRole("button", { name: "Vragen" }));
+    expect(screen.getByRole("button", { name: "Tweede" }).getAttribute("aria-expanded")).toBe("true");
+    fireEvent.click(screen.getByRole("button", { name: "Derde" }));
     media.set(false);
-    expect(selected().map((t) => t.textContent)).toEqual(["Vragen"]);
+    expect(selected().map((t) => t.textContent)).toEqual(["Derde"]);
   });
 
   it("moves the server's sections rather than copying them, so typed text survives", () => {
     const media = fakeMedia(false);
     render();
-    const input = document.getElementById("typed") as HTMLInputElement;
+    const input = document.getElementById("pattern-tabs-name") as HTMLInputElement;
     input.value = "Anna";
     media.set(true);
     media.set(false);
-    expect(document.getElementById("typed")).toBe(input);
+    expect(document.getElementById("pattern-tabs-name")).toBe(input);
     expect(input.value).toBe("Anna");
-    expect(document.querySelectorAll("#typed")).toHaveLength(1);
+    expect(document.querySelectorAll("#pattern-tabs-name")).toHaveLength(1);
+  });
+});
+
+describe("tabs whose props lack their label", () => {
+  it("stay the server's list and sections, marked failed, and are reported once by name and prop", async () => {
+    fakeMedia(false);
+    document.body.innerHTML = html;
+    const script = document.querySelector('[data-island="tabs"] > script[data-props]') as HTMLScriptElement;
+    script.textContent = "{}";
+    const report = vi.fn();
+    const hook = {
+      kind: "island",
+      name: "tabs",
+      react: true,
+      load: () => import("../../islands/tabs/tabs.tsx"),
+    } as const;
+    await createRuntime([hook], document, report).scan(document);
+    const tabs = document.querySelector('[data-island="tabs"]') as HTMLElement;
+    expect(tabs.getAttribute("data-island-state")).toBe("failed");
+    expect(tabs.querySelector(".tabs__index")).not.toBeNull();
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(report.mock.calls[0]?.[0]).toContain('"tabs"');
+    expect(report.mock.calls[0]?.[0]).toMatch(/data-props\W+label/);
   });
 });

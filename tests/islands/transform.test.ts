@@ -1,23 +1,23 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
 import { mount } from "../../islands/transform/transform.ts";
 import { panelShift } from "../../islands/transform/transform-size.ts";
+import { closeExamples, exampleHtml } from "../support/examples.ts";
 
 let unmount: (() => void) | undefined;
+const html = await exampleHtml("transform");
 
+/** The pattern library's panel, mounted in a window whose motion setting the test chooses. */
 function render(reduced = false, left = 0) {
   vi.stubGlobal("matchMedia", (query: string) => ({
     matches: reduced && query.includes("reduce"),
     media: query,
   }));
-  document.body.innerHTML = `
-    <details class="transform" id="spread" data-island="transform">
-      <summary class="transform__button">Bekijk een voorbeeld</summary>
-      <div class="transform__panel"><div class="transform__header"><h3>Voorbeeld</h3>
-      <button type="button" class="transform__close" data-transform-close hidden aria-label="Sluiten">×</button></div>
-      <div class="transform__body"><p>Inhoud</p></div></div>
-    </details>`;
-  const details = document.querySelector("details") as HTMLDetailsElement;
+  document.body.innerHTML = html;
+  const details = document.querySelector<HTMLDetailsElement>(
+    'details[data-island="transform"]',
+  ) as HTMLDetailsElement;
   // This DOM does no layout: the closed button measures 240 × 44, as in a browser.
   details.getBoundingClientRect = () => ({
     x: 0,
@@ -37,6 +37,8 @@ function render(reduced = false, left = 0) {
     close: details.querySelector("[data-transform-close]") as HTMLButtonElement,
   };
 }
+
+afterAll(closeExamples);
 
 afterEach(() => {
   unmount?.();
@@ -108,6 +110,27 @@ describe("the transform island", () => {
     } finally {
       Reflect.deleteProperty(document.documentElement, "clientWidth");
     }
+  });
+});
+
+describe("a panel whose markup lacks what the island needs", () => {
+  it("is left as the server's details, marked failed, and reported once by name", async () => {
+    document.body.innerHTML = html;
+    document.querySelector(".transform__panel")?.remove();
+    const report = vi.fn();
+    const hook = {
+      kind: "island",
+      name: "transform",
+      react: false,
+      load: () => import("../../islands/transform/transform.ts"),
+    } as const;
+    await createRuntime([hook], document, report).scan(document);
+    const details = document.querySelector('[data-island="transform"]') as HTMLElement;
+    expect(details.getAttribute("data-island-state")).toBe("failed");
+    expect(details.hasAttribute("data-transform-state")).toBe(false);
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(report.mock.calls[0]?.[0]).toContain('"transform"');
+    expect(report.mock.calls[0]?.[0]).toContain(".transform__panel");
   });
 });
 

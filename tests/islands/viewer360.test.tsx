@@ -1,15 +1,40 @@
 // @vitest-environment happy-dom
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { selectionStore } from "../../islands/product/selection-store.ts";
+import { createRuntime } from "../../islands/runtime/runtime.ts";
+import type { Viewer360Props } from "../../islands/viewer360/contract.ts";
+import * as viewer360 from "../../islands/viewer360/viewer360.tsx";
 import { mount } from "../../islands/viewer360/viewer360.tsx";
+import { closeExamples, exampleHtml } from "../support/examples.ts";
 
-const texts = JSON.parse(
-  readFileSync(resolve(import.meta.dirname, "../../locales/nl.json"), "utf8"),
-).viewer360;
+/** The frames' version the tests expect in addresses, whatever frames this checkout has built. */
 const version = "1a2b3c4d";
+
+/** The pattern library's viewer, with its product's recommended front; its words are the tests' too. */
+let example = "";
+let texts: Viewer360Props["texts"];
+beforeAll(async () => {
+  example = await exampleHtml("viewer360");
+  texts = exampleProps().texts;
+});
+afterAll(closeExamples);
+
+const propsScript = (root: ParentNode) =>
+  root.querySelector('[data-island="viewer360"] > script[data-props]') as HTMLScriptElement;
+
+function exampleProps(): Viewer360Props {
+  const template = document.createElement("template");
+  template.innerHTML = example;
+  return JSON.parse(propsScript(template.content).textContent ?? "{}") as Viewer360Props;
+}
+
+/** Puts the example into the page with its props changed as `change` says. */
+function showExample(change: (props: Viewer360Props) => object) {
+  document.body.innerHTML = example;
+  const script = propsScript(document);
+  script.textContent = JSON.stringify(change(JSON.parse(script.textContent ?? "{}") as Viewer360Props));
+}
 
 /** Stands in for the browser's image loading, which happy-dom does not do. */
 class FakeImage {
@@ -39,17 +64,9 @@ const loadAll = () => settle(() => true, "load");
 
 let unmount: (() => void) | undefined;
 
-function render(width = 1280, props: Record<string, unknown> = {}) {
+function render(width = 1280, props: Partial<Viewer360Props> = {}) {
   window.innerWidth = width;
-  const all = {
-    frontId: "photobook-exclusive-landscape",
-    alt: "Exclusief fotoboek, Liggend",
-    version,
-    imageHost: "",
-    texts,
-    ...props,
-  };
-  document.body.innerHTML = `<div class="viewer360" data-island="viewer360"><script type="application/json" data-props>${JSON.stringify(all)}</script><figure class="viewer360__figure"><img src="/first.jpg" alt=""></figure></div>`;
+  showExample((example) => ({ ...example, version, ...props }));
   act(() => {
     unmount = mount(document.querySelector("[data-island]") as HTMLElement);
   });
@@ -332,5 +349,19 @@ describe("the 360 viewer island", () => {
     const srcs = requested().map((i) => i.src);
     expect(srcs).toHaveLength(36);
     expect(srcs.every((src) => src.includes("/photobook-exclusive-portrait/"))).toBe(true);
+  });
+});
+
+describe("a viewer whose props break its contract", () => {
+  it("keeps the first frame, is marked failed and reported once, naming the hook and the missing texts", async () => {
+    showExample(({ texts: _left, ...rest }) => rest);
+    const report = vi.fn();
+    const hook = { kind: "island", name: "viewer360", react: true, load: async () => viewer360 } as const;
+    await createRuntime([hook], document, report).scan(document);
+    const root = document.querySelector<HTMLElement>('[data-island="viewer360"]');
+    expect(root?.dataset.islandState).toBe("failed");
+    expect(root?.querySelector("img.viewer360__image")).not.toBeNull();
+    expect(report).toHaveBeenCalledTimes(1);
+    expect(String(report.mock.calls[0]?.[0])).toMatch(/"viewer360".*texts/);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type TestShop, testShop } from "../support/app.ts";
+import { BrowserSession } from "../support/browser-session.ts";
 
 let shop: TestShop | undefined;
 afterEach(async () => {
@@ -42,10 +43,14 @@ describe("the pattern library", () => {
     expect(nl.body).toContain("5 minuten geleden");
     expect(de.body).toContain("vor 5 Minuten");
     expect(de.body).toContain("Noch 3 Tage gültig");
-    expect(nl.body).toContain('<script type="application/json" data-texts-for="relative-time">');
+    expect(nl.body).toContain('<script type="application/json" data-props-for="relative-time">{"texts":{');
+    // The example form's password field: the strength meter's words in its box's props.
+    expect(nl.body).toMatch(
+      /data-strength-for="example-password" data-props="\{&quot;texts&quot;:\{&quot;hint&quot;/,
+    );
   });
 
-  it("shows issue 8's widgets live: tabs, modals, tooltip, transform panel and photo uploader", async () => {
+  it("shows the subscription page's widgets live: tabs, modals, tooltip, transform panel and photo uploader", async () => {
     shop = await testShop({ env: { PATTERN_LIBRARY: "true" } });
     const nl = await shop.app.inject({ url: "/patroonbibliotheek" });
     for (const hook of [
@@ -56,18 +61,52 @@ describe("the pattern library", () => {
       "data-modal-source",
       'details class="tooltip" data-island="tooltip"',
       'details class="transform" id="pattern-transform" data-island="transform"',
-      'data-island="photo-upload" data-upload-url="/fotoboek-maken/fotos"',
+      'data-island="photo-upload">',
+      '"url":"/fotoboek-maken/fotos"',
       'action="/fotoboek-maken" enctype="multipart/form-data"',
     ]) {
       expect(nl.body, hook).toContain(hook);
     }
     const de = await shop.app.inject({ url: "/musterbibliothek" });
-    expect(de.body).toContain('data-upload-url="/fotobuch-gestalten/fotos"');
+    expect(de.body).toContain('"url":"/fotobuch-gestalten/fotos"');
     expect(de.body).toContain("Registerkarten");
   });
 
   it("is on by default in development", async () => {
     shop = await testShop({ env: { NODE_ENV: "development" } });
     expect((await shop.app.inject({ url: "/musterbibliothek" })).statusCode).toBe(200);
+  });
+});
+
+describe("the ajax hook's form example", () => {
+  const ajax = { "x-requested-with": "XMLHttpRequest" };
+
+  it("answers a name in place, and without a name gives the form back with its message (422)", async () => {
+    shop = await testShop({ env: { PATTERN_LIBRARY: "true" } });
+    const browser = new BrowserSession(shop.app);
+    await browser.get("/patroonbibliotheek");
+    const saved = await browser.form("/patroonbibliotheek/groet", { name: "Anna", action: "save" }, ajax);
+    expect(saved.statusCode).toBe(200);
+    expect(saved.body).toContain("Opgeslagen: Anna.");
+    expect(saved.body).toContain('id="ajax-form-region"');
+    expect(saved.body).not.toContain("<html");
+
+    const refused = await browser.form("/patroonbibliotheek/groet", { name: "  ", action: "check" }, ajax);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.headers["x-ajax-fragment"]).toBe("true");
+    expect(refused.body).toContain("Vul een naam in.");
+    expect(refused.body).toContain('aria-invalid="true"');
+  });
+
+  it("without JavaScript comes back to the library with the answer, in German too", async () => {
+    shop = await testShop({ env: { PATTERN_LIBRARY: "true" } });
+    const browser = new BrowserSession(shop.app);
+    await browser.get("/musterbibliothek");
+    const posted = await browser.form("/musterbibliothek/gruss", { name: "Jörg", action: "check" });
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toMatch(/^\/musterbibliothek\?greeting=J%C3%B6rg&action=check#ajax$/);
+    const page = await browser.follow(posted);
+    expect(page.body).toContain("Jörg ist ein schöner Name.");
+    expect(page.body).toContain('value="Jörg"');
   });
 });

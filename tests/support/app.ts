@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import { buildApp } from "../../server/app.ts";
 import { type Config, readConfig } from "../../server/config.ts";
 import { loadCatalogue } from "../../server/domain/catalogue.ts";
+import type { TemplateErrorMode } from "../../server/http/template-contracts.ts";
 import { type Database, openDatabase } from "../../server/store/database.ts";
 import { migrateToLatest } from "../../server/store/migrate.ts";
 
@@ -37,6 +38,9 @@ export async function testShop(
     mailQueued?: () => void;
     /** A database the test opened itself (PostgreSQL, say), already migrated; closed with the shop. */
     database?: Database;
+    /** A copy of views/ with a template mistake in it. */
+    views?: string;
+    templateErrors?: TemplateErrorMode;
   } = {},
 ): Promise<TestShop> {
   const config = testConfig(options.env);
@@ -49,6 +53,8 @@ export async function testShop(
     logger: options.logger ?? false,
     now: options.now,
     mailQueued: options.mailQueued,
+    views: options.views,
+    templateErrors: options.templateErrors,
   });
   options.beforeReady?.(app);
   await app.ready();

@@ -1,0 +1,10 @@
+import { defineExamples } from "../runtime/define-examples.ts";
+import { contract } from "./contract.ts";
+
+export default defineExamples(contract, {
+  default: {
+    title: (ctx) => ctx.t("patterns.analytics.examples.default"),
+    markup: (ctx) =>
+      `<button type="button" class="button" data-analytics="pattern-example" data-analytics-section="patterns">${ctx.escape(ctx.t("patterns.analytics.button"))}</button>`,
+  },
+});
