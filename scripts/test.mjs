@@ -44,6 +44,21 @@ passed += vitest?.numPassedTests ?? 0;
 failed += vitest?.numFailedTests ?? (unitOk ? 0 : 1);
 if (!unitOk) finish(false);
 
+// After vitest: its global setup has built static/build, which the rendered pages link.
+const templatesReport = join(reports, "templates.json");
+const templatesOk = run("templates (npm run check:templates)", process.execPath, [
+  "--import",
+  "tsx",
+  "scripts/check-templates.ts",
+  "--report",
+  templatesReport,
+]);
+const templates = readJson(templatesReport);
+// One check when clean; each problem it prints counts as a failure.
+if (templatesOk) passed += 1;
+else failed += Math.max(1, templates?.problems ?? 0);
+if (!templatesOk) finish(false);
+
 if (!run("browser (chromium)", process.execPath, ["scripts/ensure-chromium.mjs"])) finish(false);
 const playwrightReport = join(reports, "playwright.json");
 const e2eOk = run("journeys (playwright)", npx, ["playwright", "test", "--reporter=list,json"], {

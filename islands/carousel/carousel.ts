@@ -42,11 +42,13 @@ function loadImage(img: HTMLImageElement): void {
   if (!src) return;
   // The shop's boot marks broken images too; saying it here keeps the island right on its own.
   img.addEventListener("error", () => img.classList.add(brokenImageClass), { once: true });
-  const srcset = img.dataset.carouselSrcset;
+  const { carouselSrcset: srcset, carouselSizes: sizes } = img.dataset;
+  if (sizes) img.sizes = sizes;
   if (srcset) img.srcset = srcset;
   img.src = src;
   delete img.dataset.carouselSrc;
   delete img.dataset.carouselSrcset;
+  delete img.dataset.carouselSizes;
 }
 
 /** Loads slide images once they come near the visible part of the carousel. */

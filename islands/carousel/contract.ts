@@ -72,7 +72,8 @@ export const contract = defineHook({
     },
     "img[data-carousel-src]": {
       required: false,
-      description: "A slide's image that loads once it comes within 150 px (data-carousel-srcset with it)",
+      description:
+        "A slide's image that loads once it comes within 150 px (data-carousel-srcset and data-carousel-sizes with it)",
     },
   },
 });

@@ -16,7 +16,8 @@ export const addressForm = defineForm({
     {
       name: "street",
       label: "address.street",
-      autocomplete: "street-address",
+      // One line of street and number: street-address is for a multi-line field (a textarea).
+      autocomplete: "address-line1",
       rules: [
         { rule: "required" },
         { rule: "maxlength", params: { max: 100 } },

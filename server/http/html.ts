@@ -25,3 +25,12 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");
 }
+
+/**
+ * The src of an image that waits for a script to load its real one (lazy images, carousel
+ * slides): an <img> must have a src, and an empty SVG of the image's own size costs no
+ * request and keeps its shape, where a 1×1 pixel would make it square once loaded.
+ */
+export function placeholderSrc(width: number, height: number): string {
+  return `data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20width='${Math.round(width)}'%20height='${Math.round(height)}'%3E%3C/svg%3E`;
+}

@@ -15,7 +15,7 @@ import { isRouteId, type RouteId, type RouteParams } from "../i18n/routes.ts";
 import { lookup, type Translate } from "../i18n/translate.ts";
 import { readCartId } from "./cart-cookie.ts";
 import { holdsCredentials } from "./form-protection.ts";
-import { escapeHtml, renderAttributes, scriptJson } from "./html.ts";
+import { escapeHtml, placeholderSrc, renderAttributes, scriptJson } from "./html.ts";
 import type { LiveRoutes } from "./localized-routes.ts";
 import {
   acceptsGzip,
@@ -132,6 +132,8 @@ export interface PageContext {
   attrs: (attributes: Record<string, string | number | boolean | undefined>) => string;
   /** For the rare template that builds markup in code: escapes text for HTML. */
   escape: (text: string) => string;
+  /** The src of an image that waits for a script: an empty SVG of its size (server/http/html.ts). */
+  placeholder: (width: number, height: number) => string;
   /** A full date and time in the shopper's locale, e.g. for a title attribute. */
   dateTime: (date: Date | string) => string;
   /** Links to catalogue pages in the page's locale. */
@@ -342,6 +344,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
           return Object.assign(Object.create(this) as PageContext, extra);
         },
         escape: escapeHtml,
+        placeholder: placeholderSrc,
         attrs: renderAttributes,
         dateTime: (date) => dateTimeFormats[locale].format(new Date(date)),
         productHref: (product) => services.links.product(product, locale),

@@ -240,8 +240,8 @@ test.describe("A carousel with JavaScript", () => {
     await freezeTime(page);
     await page.goto(library.nl);
     const carousel = photos(page);
-    // Not near yet: the island has not even been downloaded, and slide 2 has no address to load.
-    await expect(slideImage(carousel, 2)).not.toHaveAttribute("src", /./);
+    // Not near yet: the island has not even been downloaded, and slide 2 shows only its placeholder.
+    await expect(slideImage(carousel, 2)).not.toHaveAttribute("src", /^(?!data:)/);
     const second = (await slideImage(carousel, 2).getAttribute("data-carousel-src")) ?? "";
     const third = (await slideImage(carousel, 3).getAttribute("data-carousel-src")) ?? "";
     expect([second, third]).toEqual([expect.stringMatching(/\.svg$/), expect.stringMatching(/\.svg$/)]);
@@ -253,13 +253,13 @@ test.describe("A carousel with JavaScript", () => {
       .poll(() => slideImage(carousel, 2).evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
     for (const n of [3, 4, 5]) {
-      await expect(slideImage(carousel, n), `slide ${n}`).not.toHaveAttribute("src", /./);
+      await expect(slideImage(carousel, n), `slide ${n}`).not.toHaveAttribute("src", /^(?!data:)/);
       await expect(slideImage(carousel, n)).toHaveAttribute("data-carousel-src", /\.svg$/);
     }
     await carousel.getByRole("button", { name: "Volgende" }).click();
     await page.clock.runFor(700);
     await expect(slideImage(carousel, 3)).toHaveAttribute("src", third);
-    await expect(slideImage(carousel, 4)).not.toHaveAttribute("src", /./);
+    await expect(slideImage(carousel, 4)).not.toHaveAttribute("src", /^(?!data:)/);
   });
 
   test("hides slides out of view from keyboard and screen readers, and passes axe after use @js-only", async ({

@@ -59,7 +59,11 @@ describe("the carousel's markup, before any script runs", () => {
     expect(first?.getAttribute("src")).toMatch(/^\/static\/images\/products\/.+\.svg$/);
     expect(first?.getAttribute("loading")).toBeNull();
     for (const img of rest) {
-      expect(img.getAttribute("src"), "no download before the island decides").toBeNull();
+      // An empty SVG of the image's size: an <img> needs a src, and this one costs no download.
+      expect(img.getAttribute("src"), "no download before the island decides").toMatch(
+        /^data:image\/svg\+xml,/,
+      );
+      expect(img.hasAttribute("sizes"), "sizes waits with its srcset").toBe(false);
       expect(img.dataset.carouselSrc).toMatch(/^\/static\/images\/products\/.+\.svg$/);
     }
   });
@@ -186,9 +190,10 @@ describe("the carousel island", () => {
     observer?.near(second as HTMLImageElement);
     expect(second?.getAttribute("src")).toBe(secondSource);
     expect(second?.getAttribute("srcset")).toBe(`${secondSource} 400w`);
+    expect(second?.getAttribute("sizes")).toBe("(max-width: 480px) 100vw, 400px");
     expect(second?.hasAttribute("data-carousel-src")).toBe(false);
     expect(observer?.targets.has(second as HTMLImageElement)).toBe(false);
-    expect(third?.getAttribute("src")).toBeNull();
+    expect(third?.getAttribute("src")).toMatch(/^data:image\/svg\+xml,/);
   });
 
   it("marks a slide image that fails to load with the shop's error class", async () => {

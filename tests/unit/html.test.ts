@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, renderAttributes, scriptJson } from "../../server/http/html.ts";
+import { escapeHtml, placeholderSrc, renderAttributes, scriptJson } from "../../server/http/html.ts";
 
 describe("HTML helpers", () => {
   it("escape text for element content and attribute values", () => {
@@ -29,5 +29,16 @@ describe("HTML helpers", () => {
     expect(json).not.toContain("</script");
     expect(json).not.toContain("<!--");
     expect(JSON.parse(json)).toEqual({ text: "</script><script>alert(1)</script><!--" });
+  });
+});
+
+describe("an image's placeholder", () => {
+  it("is an empty SVG of the image's size, so the image keeps its shape before it loads", () => {
+    const src = placeholderSrc(400, 300);
+    expect(src).toMatch(/^data:image\/svg\+xml,/);
+    expect(decodeURIComponent(src.slice(src.indexOf(",") + 1))).toBe(
+      "<svg xmlns='http://www.w3.org/2000/svg' width='400' height='300'></svg>",
+    );
+    expect(src).not.toMatch(/[\s"<>]/);
   });
 });

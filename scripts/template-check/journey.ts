@@ -1,0 +1,242 @@
+import type { LightMyRequestResponse } from "fastify";
+import type { Category, Product } from "../../server/domain/catalogue.ts";
+import { formatValue, isPhotoBook } from "../../server/domain/photo-books.ts";
+import { type Locale, locales } from "../../server/i18n/locales.ts";
+import type { RouteParams } from "../../server/i18n/routes.ts";
+import { BrowserSession } from "../../tests/support/browser-session.ts";
+import { multipart, photos } from "../../tests/support/photos.ts";
+import { isHtml, type RenderedPage, renderedPage } from "./render.ts";
+import type { CheckShop } from "./shop.ts";
+
+/** A step of the journey that did not go as a shopper's would: its pages could not be checked. */
+export interface JourneyFailure {
+  step: string;
+  url: string;
+  message: string;
+}
+
+/** The routes whose pages show what a shopper made: rendered here, with that in place. */
+export const journeyRoutes = [
+  "contact",
+  "contactThanks",
+  "editorStart",
+  "editorProject",
+  "cartContents",
+  "cartAddress",
+  "cartOverview",
+  "orderConfirmation",
+  "subscription",
+  "subscriptionWelcome",
+] as const;
+
+const anna = {
+  name: "Anna de Vries",
+  street: "Dorpsstraat 12",
+  postcode: "1234 AB",
+  city: "Utrecht",
+  country: "NL",
+  email: "anna@example.nl",
+  phone: "06 12345678",
+};
+const password = "Zomer aan zee 2026!";
+
+/**
+ * The pages of a shopper's own, with everything in place that they show: a shopper sends
+ * a question, uploads photos, makes a photo book of them, puts it and prints in the cart,
+ * gives an address, orders, and takes out a subscription. Each page is rendered in both
+ * languages at the moment it shows most; a form refused for empty fields is a page too
+ * (the error summary). Everything goes through app.inject, as a browser would send it.
+ */
+export async function journeyPages(
+  shop: CheckShop,
+  wanted: (routeId: string) => boolean,
+): Promise<{ pages: RenderedPage[]; failures: JourneyFailure[] }> {
+  const { app, catalogue } = shop;
+  const routes = app.i18n.routes;
+  const browser = new BrowserSession(app);
+  const pages: RenderedPage[] = [];
+  const failures: JourneyFailure[] = [];
+  const path = (id: string, params?: RouteParams, locale: Locale = "nl") =>
+    routes.pathForUntyped(id, locale, params);
+  const query = (locale: Locale, pairs: [string, string][]) =>
+    new URLSearchParams(pairs.map(([key, value]) => [app.i18n.t[locale](key), value])).toString();
+
+  /** A form refused for empty fields: the page it comes back on, with its error summary. */
+  const refused = async (routeId: string, url: string) => {
+    const res = await browser.form(url, {});
+    if (!wanted(routeId)) return;
+    if (res.statusCode !== 422 || !isHtml(res)) {
+      failures.push({
+        step: routeId,
+        url,
+        message: `an empty form answered ${res.statusCode}, not the form with its errors (422)`,
+      });
+      return;
+    }
+    pages.push(
+      renderedPage(shop, { routeId, locale: "nl", method: "POST", url, cookie: browser.cookieHeader() }, res),
+    );
+  };
+  /** The page in both languages, as this shopper sees it now; `url` builds its address per language. */
+  const visit = async (routeId: string, url: (locale: Locale) => string) => {
+    if (!wanted(routeId)) return;
+    for (const locale of locales) {
+      const address = url(locale);
+      const cookie = browser.cookieHeader();
+      const res = await browser.get(address);
+      if (res.statusCode === 200 && isHtml(res)) {
+        pages.push(renderedPage(shop, { routeId, locale, url: address, cookie }, res));
+      } else {
+        failures.push({
+          step: routeId,
+          url: address,
+          message: `answered ${res.statusCode} instead of the page`,
+        });
+      }
+    }
+  };
+  const expectRedirect = (step: string, url: string, res: LightMyRequestResponse): string => {
+    const location = res.headers.location;
+    if (res.statusCode !== 303 || typeof location !== "string") {
+      throw new Error(`${step}: the post to ${url} answered ${res.statusCode}, not a redirect`);
+    }
+    return location;
+  };
+  const step = async (name: string, url: string, run: () => Promise<void>) => {
+    try {
+      await run();
+    } catch (err) {
+      failures.push({ step: name, url, message: (err as Error).message });
+    }
+  };
+
+  const categoryOf = (product: Product) => catalogue.category(product.category) as Category;
+  const productPath = (product: Product, locale: Locale = "nl") =>
+    path("product", { category: categoryOf(product).slug[locale], product: product.slug[locale] }, locale);
+  const book = catalogue.products.find(isPhotoBook);
+  const bookSize = book?.sizes.find((s) => s.available);
+  const other = catalogue.products.find((p) => !isPhotoBook(p) && p.sizes.some((s) => s.available));
+  const otherSize = other?.sizes.find((s) => s.available);
+  if (!book || !bookSize || !other || !otherSize) {
+    return {
+      pages,
+      failures: [
+        {
+          step: "journey",
+          url: "/",
+          message: "the catalogue has no photo book and no other product to order",
+        },
+      ],
+    };
+  }
+
+  // A form token and the cookies that come with it, as on any first visit.
+  await browser.get(productPath(book));
+
+  await step("contact", path("contact"), async () => {
+    await refused("contact", path("contact"));
+    const sent = await browser.form(path("contact"), {
+      name: anna.name,
+      email: anna.email,
+      orderNumber: "",
+      subject: "order",
+      question: "Wanneer wordt mijn fotoboek verzonden? Ik heb het vorige week besteld.",
+      website: "",
+    });
+    expectRedirect("contact", path("contact"), sent);
+    await visit("contactThanks", (l) => path("contactThanks", {}, l));
+  });
+
+  let uploadId = "";
+  await step("upload", path("editorUpload"), async () => {
+    const res = await browser.post(
+      path("editorUpload"),
+      multipart([
+        { name: "_csrf", value: browser.token },
+        { name: "photo", file: { filename: "strand.jpg", data: await photos.jpeg(), type: "image/jpeg" } },
+      ]),
+      { "x-requested-with": "XMLHttpRequest" },
+    );
+    uploadId = /name="upload" value="([\w-]+)"/.exec(res.body)?.[1] ?? "";
+    if (!uploadId) throw new Error(`the uploader's post answered ${res.statusCode} without the photo`);
+    // The editor with a book chosen and that photo waiting for it.
+    await visit("editorStart", (l) => {
+      const pairs: [string, string][] = [
+        ["editor.query.product", book.slug[l]],
+        ["product.query.orientation", app.i18n.t[l](`orientationSlug.${bookSize.orientation}`)],
+        ["product.query.size", bookSize.id],
+        ["editor.query.photo", uploadId],
+      ];
+      return `${path("editorStart", {}, l)}?${query(l, pairs)}`;
+    });
+  });
+
+  let projectId = "";
+  await step("editorProject", path("editorStart"), async () => {
+    const res = await browser.post(
+      path("editorStart"),
+      multipart([
+        { name: "_csrf", value: browser.token },
+        { name: "product", value: book.id },
+        { name: "format", value: formatValue(bookSize) },
+        ...(uploadId ? [{ name: "upload", value: uploadId }] : []),
+        { name: "photos", file: { filename: "bos.png", data: await photos.png(), type: "image/png" } },
+      ]),
+    );
+    const location = expectRedirect("editorProject", path("editorStart"), res);
+    projectId = decodeURIComponent(location.split("#")[0]?.split("/").pop() ?? "");
+    await visit("editorProject", (l) => path("editorProject", { project: projectId }, l));
+  });
+
+  await step("cartContents", path("cartContents"), async () => {
+    if (projectId) {
+      expectRedirect(
+        "cartContents",
+        path("cartContents"),
+        await browser.form(path("cartContents"), { project: projectId, quantity: "1" }),
+      );
+    }
+    const line = { product: other.id, orientation: otherSize.orientation, size: otherSize.id, quantity: "2" };
+    expectRedirect("cartContents", path("cartContents"), await browser.form(path("cartContents"), line));
+    await visit("cartContents", (l) => path("cartContents", {}, l));
+    // Any page with something in the cart: the header shows the count.
+    await visit("product", (l) => productPath(other, l));
+  });
+
+  await step("cartAddress", path("cartAddress"), async () => {
+    await refused("cartAddress", path("cartAddress"));
+    expectRedirect("cartAddress", path("cartAddress"), await browser.form(path("cartAddress"), anna));
+    await visit("cartAddress", (l) => path("cartAddress", {}, l));
+    await visit("cartOverview", (l) => path("cartOverview", {}, l));
+  });
+
+  await step("orderConfirmation", path("cartOverview"), async () => {
+    const overview = await browser.get(path("cartOverview"));
+    const field = (name: string) =>
+      new RegExp(`name="${name}" value="([^"]*)"`).exec(overview.body)?.[1] ?? "";
+    const placed = await browser.form(path("cartOverview"), {
+      orderKey: field("orderKey"),
+      fingerprint: field("fingerprint"),
+    });
+    const location = expectRedirect("orderConfirmation", path("cartOverview"), placed);
+    const number = decodeURIComponent(location.split("/").pop() ?? "");
+    await visit("orderConfirmation", (l) => path("orderConfirmation", { number }, l));
+  });
+
+  await step("subscriptionSignup", path("subscriptionSignup"), async () => {
+    await refused("subscription", path("subscriptionSignup"));
+    const signedUp = await browser.form(path("subscriptionSignup"), {
+      plan: "plus",
+      name: anna.name,
+      email: anna.email,
+      password,
+      passwordConfirm: password,
+    });
+    expectRedirect("subscriptionSignup", path("subscriptionSignup"), signedUp);
+    await visit("subscriptionWelcome", (l) => path("subscriptionWelcome", {}, l));
+    // The subscription page with this shopper's photos in its uploads tab.
+    await visit("subscription", (l) => path("subscription", {}, l));
+  });
+
+  return { pages, failures };
+}
