@@ -39,7 +39,7 @@ const chromiumArgs = [
 const widths = [375, 600, 1280] as const;
 const scriptModes = ["on", "off"] as const;
 type Scripts = (typeof scriptModes)[number];
-/** The tabs' breakpoint (issue 8): at or below 725 px the subscription page's tabs are an accordion. */
+/** The tabs' breakpoint: at or below 725 px the subscription page's tabs are an accordion. */
 const tabsBreakpoint = 725;
 type Width = (typeof widths)[number] | typeof tabsBreakpoint;
 

@@ -27,7 +27,7 @@ const pages: {
   withCart?: boolean;
   withShopper?: boolean;
   filledCart?: boolean;
-  /** A page's own goal where its issue sets one, as a share of the bare route */
+  /** A page's own goal where it has one, as a share of the bare route */
   goal?: number;
 }[] = [
   { name: "nl home", path: "/" },
@@ -35,7 +35,7 @@ const pages: {
   { name: "nl home, with a cart", path: "/", withCart: true },
   { name: "nl cart", path: "/winkelwagen/inhoud" },
   { name: "nl cart, with a cart", path: "/winkelwagen/inhoud", withCart: true },
-  // A shopper's real cart: three lines, totals, tips carousel, a form per line. Issue 6 asks for 1/4.
+  // A shopper's real cart: three lines, totals, tips carousel, a form per line. Its goal is 1/4.
   { name: "nl cart, filled", path: "/winkelwagen/inhoud", filledCart: true, goal: 1 / 4 },
   { name: "de cart, filled", path: "/einkaufswagen/inhalt", filledCart: true, goal: 1 / 4 },
   { name: "nl category", path: "/assortiment/fotoboeken" },
@@ -59,7 +59,7 @@ const pages: {
   // Computed for every request (the times change at the cut-off), never from the page cache.
   { name: "nl delivery times", path: "/klantenservice/levertijden" },
   { name: "de delivery times (JSON)", path: "/api/lieferzeiten" },
-  // Issue 8. A shopper who has uploaded photos gets the subscription page made for them;
+  // Subscription and photo editor. A shopper who has uploaded photos gets the subscription page made for them;
   // everyone else shares one copy.
   { name: "nl subscription", path: "/abonnement" },
   { name: "de subscription", path: "/abo" },

@@ -16,11 +16,11 @@ import { cleanOutdir, esbuildOptions, root, writeManifest } from "./build-config
 
 const kB = 1000;
 /**
- * Issue 8 named no figure. Measured: React 69 kB + react-aria's shared core 24.6 kB + Tabs 11.6 kB
+ * No figure was set for the subscription page. Measured: React 69 kB + react-aria's shared core 24.6 kB + Tabs 11.6 kB
  * + Dialog/Modal with react-query 20.5 kB + the form's validation and strength meter ≈ 142 kB.
  */
 const subscriptionJsMax = 145 * kB;
-/** Budgets in gzip bytes (issue: island runtime, page-level behaviours and size budgets). */
+/** Budgets in gzip bytes. */
 const budgets = {
   /** boot plus the behaviours and islands that every page loads */
   everyPageJs: 8 * kB,
@@ -33,7 +33,7 @@ const budgets = {
 };
 
 /**
- * Pages to measure; later screens add themselves here, with a larger jsMax where their issue allows it.
+ * Pages to measure; later screens add themselves here, with a larger jsMax where one was set for them.
  * `shopper` pages are asked for by a shopper with a filled cart and a saved address (the checkout),
  * "order" ones after that shopper placed an order, "project" ones by the shopper who made a
  * photo-book project (its page).
@@ -53,10 +53,10 @@ const pages: Array<{ name: string; url: string; jsMax?: number; shopper?: "cart"
   // Every island at once, for content editors (off in production): the heaviest page by design.
   { name: "pattern library", url: "/patroonbibliotheek", jsMax: 170 * kB },
   { name: "category (nl)", url: "/assortiment/fotoboeken" },
-  // Issue 5: the product page may load 125 kB in all; the viewer and carousel load only near the viewport.
+  // The product page may load 125 kB in all; the viewer and carousel load only near the viewport.
   { name: "product page (nl)", url: "/assortiment/fotoboeken/exclusief-fotoboek", jsMax: 125 * kB },
   { name: "product page (de)", url: "/sortiment/fotobuecher/exklusives-fotobuch", jsMax: 125 * kB },
-  // Issue 7: the support area. Only the delivery-times page has a React island (react-query, no react-aria).
+  // The support area. Only the delivery-times page has a React island (react-query, no react-aria).
   { name: "customer service (nl)", url: "/klantenservice" },
   { name: "customer service (de)", url: "/kundenservice" },
   { name: "FAQ question (nl)", url: "/klantenservice/faq/levering/feestdagen" },
@@ -65,7 +65,7 @@ const pages: Array<{ name: string; url: string; jsMax?: number; shopper?: "cart"
   { name: "contact form (de)", url: "/kundenservice/kontakt" },
   { name: "delivery times (nl)", url: "/klantenservice/levertijden" },
   { name: "delivery times (de)", url: "/kundenservice/lieferzeiten" },
-  // Issue 8: the subscription page has two react-aria widgets (Tabs, and Dialog/Modal with
+  // The subscription page has two react-aria widgets (Tabs, and Dialog/Modal with
   // react-query for its fragments) besides the sign-up form's validation and strength meter.
   { name: "subscription (nl)", url: "/abonnement", jsMax: subscriptionJsMax },
   { name: "subscription (de)", url: "/abo", jsMax: subscriptionJsMax },

@@ -20,7 +20,7 @@ export interface Services {
   database: Database;
   i18n: I18n;
   carts: CartRepository;
-  /** Shoppers' photos, their photo-book projects and photo subscriptions (issue 8). */
+  /** Shoppers' photos, their photo-book projects and photo subscriptions. */
   uploads: UploadRepository;
   projects: PhotoProjectRepository;
   subscriptions: SubscriptionRepository;

@@ -16,7 +16,7 @@ export interface CartLinesTable {
   size_id: string;
   quantity: number;
   added_at: string;
-  /** A photo-book project this line orders (issue 8); such a line is a line of its own. */
+  /** A photo-book project this line orders; such a line is a line of its own. */
   project_id: string | null;
 }
 

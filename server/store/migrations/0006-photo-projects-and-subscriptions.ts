@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, PostgresAdapter, sql } from "kysely";
 
 /**
- * Issue 8: photo subscriptions, shoppers' uploaded photos, photo-book projects, and a
+ * Photo subscriptions, shoppers' uploaded photos, photo-book projects, and a
  * cart line that carries a project.
  *
  * Cart lines were keyed by (cart, product, orientation, size). A line with a project is

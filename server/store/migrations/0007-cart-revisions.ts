@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, PostgresAdapter, sql } from "kysely";
 
 /**
- * Issue 6: a revision number on every cart, raised by the database itself whenever
+ * A revision number on every cart, raised by the database itself whenever
  * anything the cart pages show changes: a line added, changed or removed, the address
  * saved, a photo added to or taken from a line's photo-book project, the project deleted.
  * The rendered cart page is kept per cart and revision (cart-page-cache in pages.ts), so

@@ -4,7 +4,7 @@ import { cartRepository } from "../../../server/store/cart-repository.ts";
 import { migrateToLatest, migrations } from "../../../server/store/migrate.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
 
-/** Databases left at the migration before issue 8's, as a shop running today would be. */
+/** Databases left at the migration before 0006, as a shop running today would be. */
 const targets = testDatabases({ migrate: false });
 
 describe.each(targets)("migration 0006 on $name", (target) => {
