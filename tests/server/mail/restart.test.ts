@@ -113,15 +113,21 @@ describe.each(targets)("the contact form's mail across a restart, on $name", (ta
     const outbox = (database: Database) =>
       database.db.selectFrom("outbox").selectAll().orderBy("id").execute();
     // The sender was woken by the post and tried both mails; the server refused the connection.
+    // A wake that arrives while the start-up pass is still reading the outbox runs one more pass
+    // (failed mails are due again at once here), so a mail may have been tried twice by now.
     await expect
-      .poll(async () => (await outbox(firstDatabase)).map((m) => Number(m.attempts)), { timeout: 10_000 })
-      .toEqual([1, 1]);
+      .poll(async () => (await outbox(firstDatabase)).every((m) => Number(m.attempts) >= 1 && !m.sent_at), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     await stopShop(first);
     cleanups.pop();
 
     const up = await startSmtpServer(port);
     cleanups.push(() => up.close());
     const secondDatabase = storage.open();
+    const triedBefore = (await outbox(secondDatabase)).map((m) => Number(m.attempts));
+    expect(triedBefore).toHaveLength(2);
     const second = await startShop(secondDatabase, up.url);
     cleanups.push(() => stopShop(second));
     await expect.poll(() => up.received.length, { timeout: 10_000 }).toBe(2);
@@ -131,10 +137,10 @@ describe.each(targets)("the contact form's mail across a restart, on $name", (ta
 
     // Once the restarted shop has stopped nothing more can arrive: each mail came exactly once.
     expect(up.received.map((m) => m.envelope.to[0]).sort()).toEqual(["anna@example.nl", supportEmail]);
-    expect(rows.map((r) => [r.sent_at !== null, Number(r.attempts), r.claimed_by])).toEqual([
-      [true, 2, null],
-      [true, 2, null],
-    ]);
+    // Sent on the first try after the restart: one attempt more than before it, never two.
+    expect(rows.map((r) => [r.sent_at !== null, Number(r.attempts), r.claimed_by])).toEqual(
+      triedBefore.map((tries) => [true, tries + 1, null]),
+    );
     expect(up.received.find((m) => m.envelope.to[0] === "anna@example.nl")?.headers.get("subject")).toBe(
       "Je vraag aan Fotohoek: Mijn bestelling",
     );
