@@ -1,3 +1,4 @@
+import addToCartBar from "./add-to-cart-bar/examples.ts";
 import ajax from "./ajax/examples.ts";
 import analytics from "./analytics/examples.ts";
 import carousel from "./carousel/examples.ts";
@@ -14,6 +15,7 @@ import type { HookExamples } from "./runtime/define-examples.ts";
 import type { HookContract } from "./runtime/define-hook.ts";
 import share from "./share/examples.ts";
 import stickyHeader from "./sticky-header/examples.ts";
+import supportSearch from "./support-search/examples.ts";
 import tabs from "./tabs/examples.ts";
 import tooltip from "./tooltip/examples.ts";
 import transform from "./transform/examples.ts";
@@ -36,10 +38,12 @@ export const hookExamples: readonly HookExamples[] = [
   passwordStrength,
   cartCount,
   productOptions,
+  addToCartBar,
   viewer360,
   carousel,
   share,
   faq,
+  supportSearch,
   deliveryTimes,
   tabs,
   modal,

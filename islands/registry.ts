@@ -32,7 +32,8 @@ export const registry: HookDefinition[] = [
   {
     kind: "behaviour",
     name: "analytics",
-    selector: "[data-analytics]",
+    // Also wherever an island is: islands report shopper actions through it (analytics/track.ts).
+    selector: "[data-analytics], [data-island]",
     load: () => import("./analytics/analytics.ts"),
   },
   {
@@ -73,6 +74,12 @@ export const registry: HookDefinition[] = [
   },
   {
     kind: "island",
+    name: "add-to-cart-bar",
+    react: false,
+    load: () => import("./add-to-cart-bar/add-to-cart-bar.ts"),
+  },
+  {
+    kind: "island",
     name: "viewer360",
     react: true,
     nearViewport: "250px",
@@ -82,7 +89,9 @@ export const registry: HookDefinition[] = [
     kind: "island",
     name: "carousel",
     react: false,
-    nearViewport: "150px",
+    // The generic lazy loader's margin: its slide images (which it loads within 150 px sideways)
+    // wait until the carousel itself is as near as any other image on the page.
+    nearViewport: "250px",
     load: () => import("./carousel/carousel.ts"),
   },
   {
@@ -96,6 +105,12 @@ export const registry: HookDefinition[] = [
     name: "faq",
     react: false,
     load: () => import("./faq/faq.ts"),
+  },
+  {
+    kind: "island",
+    name: "support-search",
+    react: false,
+    load: () => import("./support-search/support-search.ts"),
   },
   {
     kind: "island",

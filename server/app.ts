@@ -13,8 +13,10 @@ import type { Catalogue } from "./domain/catalogue.ts";
 import { deliveryTimes } from "./domain/delivery-overview.ts";
 import { parseCutOff } from "./domain/delivery-times.ts";
 import { type Faq, loadFaq } from "./domain/faq.ts";
+import { analyticsCounters } from "./http/analytics-counters.ts";
 import { assetResolver, loadManifest } from "./http/assets.ts";
 import { registerErrorPages } from "./http/errors.ts";
+import { registerFunnelCounting } from "./http/funnel-counting.ts";
 import { registerGracefulClose } from "./http/graceful-close.ts";
 import type { LiveRoutes } from "./http/localized-routes.ts";
 import { multipartOptions } from "./http/multipart-form.ts";
@@ -42,9 +44,11 @@ import { orderConfirmationRoutes } from "./routes/order-confirmation.ts";
 import { patternRoutes } from "./routes/patterns.ts";
 import { productRoutes } from "./routes/product.ts";
 import { remoteCheckRoutes } from "./routes/remote-checks.ts";
+import { searchRoutes } from "./routes/search.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadRoutes } from "./routes/uploads.ts";
 import { viewerFrameRoutes } from "./routes/viewer-frames.ts";
+import { analyticsRepository } from "./store/analytics-repository.ts";
 import { cartRepository } from "./store/cart-repository.ts";
 import { contactRepository } from "./store/contact-repository.ts";
 import type { Database } from "./store/database.ts";
@@ -138,10 +142,17 @@ export async function buildApp({
     faq: faq ?? loadFaq(config.faqDir),
     contacts: contactRepository(database.db),
     mailQueued: mailQueued ?? (() => {}),
+    counters: analyticsCounters({
+      write: analyticsRepository(database.db).addDailyCounts,
+      now: now ?? (() => new Date()),
+      log: app.log,
+    }),
   };
 
   app.decorate("i18n", i18n);
   registerGracefulClose(app);
+  // Before any route: each funnel page gets its counting hook as it is added.
+  registerFunnelCounting(app, services.counters, catalogue);
   // First of all hooks: a kept answer goes out before anything else runs.
   const ready = readyAnswers();
   ready.serve(app);
@@ -209,6 +220,7 @@ export async function buildApp({
   faqRoutes(app, services, live);
   contactRoutes(app, services, live);
   deliveryTimesRoutes(app, services, live);
+  searchRoutes(app, services, live);
   patternRoutes(app, services, live, productPages);
   await analyticsRoutes(app, services);
 

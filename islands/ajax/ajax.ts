@@ -9,6 +9,9 @@ export { contract } from "./contract.ts";
  * form[data-ajax="true"] send their request in the background and put the answer into
  * every element matched by data-ajax-update, by data-ajax-mode. Without JavaScript the
  * same link navigates and the same form submits, to the same URL.
+ *
+ * A form with data-ajax-trigger="input" sends itself as the shopper types instead, and
+ * submits as a plain form (typing.ts, fetched with the first keystroke in such a form).
  */
 
 const busy = new WeakSet<Element>();
@@ -117,9 +120,17 @@ export function start(doc: Document): void {
     void run(link, link.dataset.ajaxUrl || link.href, link.dataset.ajaxMethod || "GET");
   });
 
+  doc.addEventListener("input", (event) => {
+    const form = (event.target as Element | null)?.closest?.("form");
+    if (form?.dataset.ajax === "true" && form.dataset.ajaxTrigger === "input")
+      void import("./typing.ts").then((typing) => typing.typed(form));
+  });
+
   doc.addEventListener("submit", (event) => {
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || form.dataset.ajax !== "true") return;
+    // A typing form sends itself as the shopper types; sending it is a plain submit.
+    if (form.dataset.ajaxTrigger === "input") return;
     event.preventDefault();
     if (busy.has(form)) return;
     const submitter = event.submitter instanceof HTMLElement ? event.submitter : null;

@@ -35,5 +35,17 @@ export const contract = defineHook({
       .optional()
       .describe("What screen readers hear when it worked, instead of the page's general text"),
     "data-ajax-csrf": z.string().optional().describe("A CSRF token sent as X-CSRF-Token"),
+    "data-ajax-trigger": z
+      .enum(["input"])
+      .optional()
+      .describe(
+        "On a form: input sends it in the background as the shopper types, once typing pauses (suggestions). Focus stays in the field, nothing is announced, a failure is quiet, a newer request cancels an older one, and submitting the form stays a plain submit. The form fires fotohoek:ajax-updated (islands/ajax/events.ts) once each answer is in",
+      ),
+    "data-ajax-debounce": z
+      .string()
+      .optional()
+      .describe(
+        'With data-ajax-trigger="input": the pause in typing, in ms, before the request goes (300 by default)',
+      ),
   }),
 });

@@ -61,6 +61,21 @@ export default defineExamples(contract, {
       ].join("\n");
     },
   },
+  // A form that sends itself as the shopper types (the support search's suggestions work so).
+  typing: {
+    title: (ctx) => ctx.t("patterns.ajax.examples.typing"),
+    markup: (ctx) => {
+      const text = (key: string) => ctx.escape(ctx.t(`patterns.ajax.${key}`));
+      return [
+        `<form method="get" action="${ctx.href("patternsTip")}" data-ajax="true" data-ajax-trigger="input" data-ajax-update="#tip-box-typing">`,
+        `  <label class="form-label" for="tip-typing-n">${text("typing.label")}</label>`,
+        '  <input class="form-control" id="tip-typing-n" name="n" type="number" min="1" max="3" value="2">',
+        `  <button class="button" type="submit">${text("typing.button")}</button>`,
+        "</form>",
+        `<div class="pattern__tipbox" id="tip-box-typing"><p class="pattern-tip">${text("tips.2")}</p></div>`,
+      ].join("\n");
+    },
+  },
   // The smallest ajax form (partials/forms/pattern-greeting, with its own endpoint): the region
   // around it takes the server's answer, the form with its message (422) or the result.
   form: {

@@ -13,6 +13,9 @@ export function modeOf(value: string | undefined): AjaxMode {
 function parse(html: string): Node[] {
   const doc = new DOMParser().parseFromString(`<body>${html}</body>`, "text/html");
   for (const script of doc.body.querySelectorAll("script")) script.remove();
+  // DOMParser parses with scripting off, so a <noscript> copy (a lazy image's) would become
+  // a real element here; this page runs scripts, so it never needs one.
+  for (const copy of doc.body.querySelectorAll("noscript")) copy.remove();
   return [...doc.body.childNodes].map((node) => document.adoptNode(node));
 }
 

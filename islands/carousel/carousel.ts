@@ -1,22 +1,22 @@
+import { track } from "../analytics/track.ts";
 import { brokenImageClass } from "../image-error/image-error.ts";
 import { fill } from "../runtime/fill.ts";
 import { readProps } from "../runtime/props.ts";
 import { type AttachedAutoplay, attachAutoplay } from "./autoplay.ts";
 import type { CarouselProps } from "./contract.ts";
+import { rememberedSlide, rememberSlide } from "./remembered-slide.ts";
 import { createSlider, type Slider } from "./slider.ts";
 
 export { contract } from "./contract.ts";
 
-/** The spec's carousel constants, in one place. The autoplay interval comes from the props. */
+/**
+ * The spec's carousel constants (its "Carousel" line; Flickity's options of the same
+ * names), in one place. The autoplay interval, 3000 ms, reaches the island as
+ * its props: views/partials/carousel.eta writes it where a page asks for autoplay.
+ */
 export const carouselSpec = {
-  /**
-   * The original (Flickity) moves with a per-frame spring: friction 0.28, selected
-   * attraction 0.025. keen animates along a curve over a fixed time instead; the
-   * nearest simple curve (a least-squares fit of the spring's path) is easeOutQuad over
-   * about 525 ms: a quick glide that settles in half a second. The spring itself ran per
-   * frame, so it was twice as fast on a 120 Hz screen; this is the same everywhere.
-   */
-  animation: { duration: 525, easing: (t: number) => 1 - (1 - t) ** 2 },
+  /** The spring every move follows (spring.ts): friction 0.28, selected attraction 0.025. */
+  spring: { friction: 0.28, attraction: 0.025 },
   dragThresholdPx: 3,
   resizeDebounceMs: 150,
   /** Slide images load once they come within 150 px of the visible part, sideways. */
@@ -104,12 +104,14 @@ export function mount(root: HTMLElement): () => void {
   const list = frame?.querySelector<HTMLElement>(".carousel__slides");
   if (!frame || !list) throw new Error("carousel: .carousel__frame > .carousel__slides is missing");
   const slides = [...list.children] as HTMLElement[];
-  const reducedMotion = view.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+  const reducedMotion = () => view.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 
   // Read the scroll list before it changes: where the shopper scrolled to, the gap
   // between slides, and the height of the scrollbar the slider no longer shows, which
-  // the controls' band takes over so nothing below the carousel moves.
-  const initial = scrolledSlide(list, slides);
+  // the controls' band takes over so nothing below the carousel moves. A slide scrolled
+  // to before the script arrived is newer than the one this history entry remembers.
+  const remembered = rememberedSlide(root.id, view);
+  const initial = scrolledSlide(list, slides) || (remembered ?? 0);
   const spacing = Number.parseFloat(view.getComputedStyle(list).columnGap) || 0;
   root.style.setProperty("--carousel-scrollbar", `${Math.max(0, list.offsetHeight - list.clientHeight)}px`);
   list.scrollLeft = 0;
@@ -136,6 +138,22 @@ export function mount(root: HTMLElement): () => void {
 
   let autoplay: AttachedAutoplay | undefined;
   const interact = () => autoplay?.controller.stop();
+  /**
+   * After a move of the shopper's: the slide is remembered for Back and Forward, and the
+   * move counted, when it reached another slide. Autoplay's moves are neither.
+   */
+  const moved = (via: "button" | "dot" | "key" | "drag", from: number) => {
+    const index = slider.selected;
+    if (index === from) return;
+    rememberSlide(root.id, index, view);
+    track(root, "carousel.move", { carousel: root.id, index, via });
+  };
+  const shopperMove = (via: "button" | "dot" | "key", move: () => void) => {
+    interact();
+    const from = slider.selected;
+    move();
+    moved(via, from);
+  };
 
   const showPosition = (s: Slider) => {
     const index = s.index;
@@ -155,10 +173,7 @@ export function mount(root: HTMLElement): () => void {
           dot.type = "button";
           dot.className = "carousel__dot";
           dot.setAttribute("aria-label", fill(texts.dot, { n: i + 1, count: s.count }));
-          dot.addEventListener("click", () => {
-            interact();
-            slider.moveTo(i);
-          });
+          dot.addEventListener("click", () => shopperMove("dot", () => slider.moveTo(i)));
           return dot;
         }),
       );
@@ -176,8 +191,10 @@ export function mount(root: HTMLElement): () => void {
     });
   };
 
+  let dragFrom = 0;
   const slider = createSlider(list, {
-    animation: reducedMotion ? { ...carouselSpec.animation, duration: 0 } : carouselSpec.animation,
+    spring: carouselSpec.spring,
+    reducedMotion,
     dragThresholdPx: carouselSpec.dragThresholdPx,
     resizeDebounceMs: carouselSpec.resizeDebounceMs,
     spacing,
@@ -187,27 +204,36 @@ export function mount(root: HTMLElement): () => void {
       showPages(s);
       showVisibility(s);
     },
-    onDragStart: interact,
+    onDragStart: () => {
+      interact();
+      dragFrom = slider.selected;
+    },
+    onDragEnd: () => moved("drag", dragFrom),
   });
 
-  const go = (move: () => void) => () => {
-    interact();
-    move();
-  };
-  const onPrev = go(() => slider.prev());
-  const onNext = go(() => slider.next());
+  const onPrev = () => shopperMove("button", () => slider.prev());
+  const onNext = () => shopperMove("button", () => slider.next());
   const onKey = (event: KeyboardEvent) => {
     if (typing(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
     event.preventDefault();
-    go(() => (event.key === "ArrowLeft" ? slider.prev() : slider.next()))();
+    shopperMove("key", () => (event.key === "ArrowLeft" ? slider.prev() : slider.next()));
   };
   // Focus that lands in a slide partly out of view brings that slide in. Browsers also
   // scroll a clipping box to show what got focus; the slider moves by transforms, so
   // any such scroll is undone.
   const onFocus = (event: FocusEvent) => {
     const index = slides.findIndex((slide) => slide.contains(event.target as Node));
-    if (index >= 0 && (slider.visibility()[index] ?? 0) < 1) slider.moveTo(index);
+    if (index < 0 || (slider.visibility()[index] ?? 0) === 1) return;
+    slider.moveTo(index);
+    rememberSlide(root.id, slider.selected, view);
+  };
+  // Back or Forward to this page from the back/forward cache, or to another history entry
+  // of it, shows the slide that entry remembers, at once (a load reads it above).
+  const restore = (event: Event) => {
+    if (event.type === "pageshow" && !(event as PageTransitionEvent).persisted) return;
+    const index = rememberedSlide(root.id, view);
+    if (index !== undefined && index !== slider.selected) slider.moveTo(index, { instant: true });
   };
   const unscroll = (event: Event) => {
     const box = event.currentTarget as HTMLElement;
@@ -220,18 +246,22 @@ export function mount(root: HTMLElement): () => void {
   list.addEventListener("focusin", onFocus);
   list.addEventListener("scroll", unscroll);
   frame.addEventListener("scroll", unscroll);
+  view.addEventListener("pageshow", restore);
+  view.addEventListener("popstate", restore);
 
   const showLiveness = (rotating: boolean) => frame.setAttribute("aria-live", rotating ? "off" : "polite");
   if (autoplayMs > 0 && slides.length > 1) {
     autoplay = attachAutoplay(root, {
       intervalMs: autoplayMs,
-      advance: () => (slider.index >= slider.count - 1 ? slider.moveTo(0) : slider.next()),
+      advance: () => (slider.selected >= slider.count - 1 ? slider.moveTo(0) : slider.next()),
       texts: { pause: texts.pause, play: texts.play },
-      reducedMotion,
+      reducedMotion: reducedMotion(),
       onChange: (c) => showLiveness(c.rotating),
     });
     // First among the controls: the APG puts the rotation control before everything it moves.
     controls.prepend(autoplay.button);
+    // The shopper had moved it, which ended autoplay; coming back, it stays where they left it.
+    if (remembered !== undefined) autoplay.controller.stop();
   }
   showLiveness(autoplay?.controller.rotating ?? false);
   const stopLazy = lazyImages(list);
@@ -246,6 +276,8 @@ export function mount(root: HTMLElement): () => void {
     list.removeEventListener("focusin", onFocus);
     list.removeEventListener("scroll", unscroll);
     frame.removeEventListener("scroll", unscroll);
+    view.removeEventListener("pageshow", restore);
+    view.removeEventListener("popstate", restore);
     frame.removeAttribute("aria-live");
     root.classList.remove("carousel--enhanced");
     root.removeAttribute("aria-roledescription");

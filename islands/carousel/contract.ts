@@ -53,7 +53,10 @@ export const contract = defineHook({
     name: "carousel",
     key: "carousel",
     params: z.strictObject({
-      id: z.string().min(1).describe("The section's id, unique on the page"),
+      id: z
+        .string()
+        .min(1)
+        .describe("The section's id, unique on the page; Back and Forward bring back its slide under it"),
       label: z.string().min(1).describe("Its accessible name: what the slides are"),
       autoplay: z.boolean().default(false).describe("Turns on its own every 3 seconds, with a pause button"),
       slides: z

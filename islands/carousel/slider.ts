@@ -4,6 +4,7 @@
  * rewriting this file alone.
  */
 import KeenSliderModule, { type KeenSliderInstance } from "keen-slider";
+import { createSpring, frameMs, type SpringConstants } from "./spring.ts";
 
 type KeenConstructor = typeof KeenSliderModule.default;
 // keen-slider ships an ES build (what esbuild bundles: the default export is the class)
@@ -14,8 +15,10 @@ const KeenSlider: KeenConstructor =
   (KeenSliderModule as unknown as KeenConstructor);
 
 export interface SliderOptions {
-  /** How every move animates: buttons, keys, dots, autoplay and the settling after a drag. */
-  animation: { duration: number; easing: (t: number) => number };
+  /** The spring every move follows: buttons, keys, dots, autoplay and the settling after a drag. */
+  spring: SpringConstants;
+  /** Asked at each move: true makes the move a jump (the shopper prefers reduced motion). */
+  reducedMotion: () => boolean;
   /** A drag starts only after the pointer has moved this far horizontally. */
   dragThresholdPx: number;
   /** Quiet time after the last size change before the slider measures again. */
@@ -30,6 +33,8 @@ export interface SliderOptions {
   onSettle?: (slider: Slider) => void;
   /** The shopper started dragging. */
   onDragStart?: () => void;
+  /** The shopper let go; `selected` is the slide the slider now heads for. */
+  onDragEnd?: (slider: Slider) => void;
 }
 
 export interface Slider {
@@ -40,9 +45,12 @@ export interface Slider {
    * shown together, so this can be less than the number of slides.
    */
   readonly count: number;
+  /** The position the slider rests at or is on its way to; next and prev go on from it. */
+  readonly selected: number;
   next(): void;
   prev(): void;
-  moveTo(index: number): void;
+  /** Goes to a position by the spring, or at once with `instant` (restoring where a shopper was). */
+  moveTo(index: number, options?: { instant?: boolean }): void;
   /** For each slide, how much of it is in view: 0 (none) to 1 (all). */
   visibility(): number[];
   destroy(): void;
@@ -168,8 +176,69 @@ export function createSlider(container: HTMLElement, options: SliderOptions): Sl
   };
   holdWidth();
 
+  const view = frame.ownerDocument.defaultView ?? window;
   let keen: KeenSliderInstance | undefined;
   const details = () => keen?.track.details;
+  const clampIndex = (index: number) => Math.min(Math.max(index, 0), api.count - 1);
+
+  // Every move is the spring's, in px (the unit of its rest test); keen's track counts in
+  // frame widths (keen.size px each). keen's own animator, which eases over a fixed time,
+  // never runs: the spring moves the track with track.to() once per animation frame.
+  const spring = createSpring(options.spring);
+  let selected = 0;
+  /** The selected slide's place on keen's track. */
+  let restAt = 0;
+  let frameRequest: number | undefined;
+  let lastTime = 0;
+
+  const halt = () => {
+    if (frameRequest !== undefined) view.cancelAnimationFrame(frameRequest);
+    frameRequest = undefined;
+    // Also clears `active`, which the spring sets while it runs.
+    keen?.animator.stop();
+  };
+  const land = () => {
+    if (keen) {
+      // A jump (reduced motion, a restored slide) is drawn in this frame too, not the next.
+      keen.animator.active = true;
+      keen.track.to(restAt);
+    }
+    halt();
+    options.onSettle?.(api);
+  };
+  const tick = (now: number) => {
+    frameRequest = undefined;
+    if (!keen) return;
+    spring.advance(now - lastTime);
+    lastTime = now;
+    if (spring.settled) return land();
+    keen.track.to(spring.position / keen.size);
+    frameRequest = view.requestAnimationFrame(tick);
+  };
+  /**
+   * Sends the slider to a position. A move that starts from rest starts at `velocity` (px
+   * per 60 Hz frame: how fast a drag let go); one that changes the target of a moving
+   * slider keeps the speed it has.
+   */
+  const glide = (index: number, { instant = false, velocity = 0 } = {}) => {
+    const d = details();
+    if (!keen || !d) return;
+    selected = clampIndex(index);
+    restAt = keen.track.idxToDist(selected, true, 0);
+    // Read at every move: the shopper may change the setting while the page is open.
+    if (instant || options.reducedMotion()) return land();
+    if (frameRequest === undefined) {
+      if (d.position === restAt && velocity === 0) return options.onSettle?.(api);
+      spring.set(d.position * keen.size, velocity);
+      lastTime = view.performance.now();
+      // keen's renderer draws a track change at once while its animator is active, and a
+      // frame late otherwise; the spring is the animator now (halt's stop() clears it).
+      keen.animator.active = true;
+      frameRequest = view.requestAnimationFrame(tick);
+    }
+    spring.retarget(restAt * keen.size);
+  };
+
   const api: Slider = {
     get index() {
       const d = details();
@@ -179,11 +248,15 @@ export function createSlider(container: HTMLElement, options: SliderOptions): Sl
       const d = details();
       return d ? d.maxIdx - Math.max(d.minIdx, 0) + 1 : slides.length;
     },
-    next: () => keen?.next(),
-    prev: () => keen?.prev(),
-    moveTo: (index) => keen?.moveToIdx(Math.min(Math.max(index, 0), api.count - 1)),
+    get selected() {
+      return selected;
+    },
+    next: () => glide(selected + 1),
+    prev: () => glide(selected - 1),
+    moveTo: (index, { instant = false } = {}) => glide(index, { instant }),
     visibility: () => slides.map((_, i) => details()?.slides[i]?.portion ?? (i === 0 ? 1 : 0)),
     destroy: () => {
+      halt();
       measureLater.cancel();
       resizeObserver?.disconnect();
       stopDragging();
@@ -196,17 +269,16 @@ export function createSlider(container: HTMLElement, options: SliderOptions): Sl
     selector: slides,
     initial: options.initial ?? 0,
     slides: { perView: "auto", origin: "auto", spacing: options.spacing },
-    defaultAnimation: options.animation,
     renderMode: "precision",
     // keen's own dragging has no threshold and no way to add one: ours drives its track.
     drag: false,
     // "created" fires inside the constructor, before `keen` is assigned: take the instance from the hook.
     created: (instance) => {
       keen = instance;
+      selected = api.index;
       options.onSettle?.(api);
     },
     updated: () => options.onSettle?.(api),
-    animationEnded: () => options.onSettle?.(api),
     slideChanged: () => options.onChange?.(api),
   });
 
@@ -214,7 +286,7 @@ export function createSlider(container: HTMLElement, options: SliderOptions): Sl
   const stopDragging = dragWithThreshold(frame, options.dragThresholdPx, {
     enabled: () => slides.length > 1 && api.count > 1,
     start() {
-      keen?.animator.stop();
+      halt();
       dragFrom = keen?.track.details.abs ?? 0;
       options.onDragStart?.();
     },
@@ -233,20 +305,21 @@ export function createSlider(container: HTMLElement, options: SliderOptions): Sl
       let target = d.abs;
       const velocity = keen.track.velocity();
       if (target === dragFrom && velocity !== 0) target += Math.sign(velocity);
-      keen.moveToIdx(Math.min(Math.max(target, d.minIdx), d.maxIdx), true);
-      // Already resting there: no animation runs, so nothing else says the slider settled.
-      if (!keen.animator.active) options.onSettle?.(api);
+      // The spring goes on at the speed the finger let go (keen measures frame widths per ms).
+      glide(target, { velocity: velocity * keen.size * frameMs });
+      options.onDragEnd?.(api);
     },
   });
 
   let frameWidth = frame.getBoundingClientRect().width;
   const measureLater = debounce(() => {
+    halt();
     holdWidth();
-    keen?.update();
+    // Measured again, it rests at once on the slide it was resting at or heading for.
+    keen?.update(undefined, selected);
   }, options.resizeDebounceMs);
-  const view = frame.ownerDocument.defaultView;
   const resizeObserver =
-    view && "ResizeObserver" in view
+    "ResizeObserver" in view
       ? new view.ResizeObserver(() => {
           const width = frame.getBoundingClientRect().width;
           if (width === frameWidth) return;

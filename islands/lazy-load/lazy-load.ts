@@ -1,16 +1,19 @@
 export { contract } from "./contract.ts";
 
-/** Spec: the generic lazy loader starts loading 250 px before an image scrolls into view. */
+/** Spec: the generic lazy loader starts loading 250 px before an image scrolls into view (any side). */
 export const lazyMargin = "250px";
 
 function reveal(element: HTMLElement): void {
   const src = element.dataset.lazySrc;
   if (src && element instanceof HTMLImageElement) {
-    const srcset = element.dataset.lazySrcset;
+    // sizes and srcset before src: the browser then picks its candidate once, not src first.
+    const { lazySrcset: srcset, lazySizes: sizes } = element.dataset;
+    if (sizes) element.sizes = sizes;
     if (srcset) element.srcset = srcset;
     element.src = src;
     delete element.dataset.lazySrc;
     delete element.dataset.lazySrcset;
+    delete element.dataset.lazySizes;
   }
   const background = element.dataset.lazyBackground;
   if (background) {

@@ -31,6 +31,7 @@ const propsSchema = z.object({
         available: z.boolean(),
         label: z.string(),
         price: z.string().describe("The unit price, formatted"),
+        choice: z.string().describe('The option in words, "Staand, 21x30 cm" (for the add-to-cart bar)'),
         title: z.string().describe("The page title for this option, without the site's name"),
       }),
     )

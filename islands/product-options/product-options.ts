@@ -1,18 +1,32 @@
 import type { Orientation } from "../../server/domain/catalogue.ts";
 import { nearestSize } from "../../server/domain/product-options.ts";
+import { track } from "../analytics/track.ts";
 import { selectionStore } from "../product/selection-store.ts";
+import { readPageState, writePageState } from "../runtime/history-state.ts";
 import { readProps } from "../runtime/props.ts";
 import { retargetShare } from "../share/share-target.ts";
 import type { ProductOptionsProps } from "./contract.ts";
 
 export { contract } from "./contract.ts";
 
+/** The choice as this history entry keeps it, by the ids the props use. */
+interface KeptChoice {
+  orientation: string;
+  size: string;
+}
+const stateKey = "product-options";
+
 /**
  * Switches the product page between options in place: the server rendered every
  * combination as its own URL, and this island gives the same result without a reload.
  * The price, availability, the add-to-cart fields, the address, the page title, the
- * language links and the share links follow the choice; the 360 viewer follows through
- * the selection store.
+ * language links and the share links follow the choice; the 360 viewer and the add-to-cart
+ * bar follow through the selection store.
+ *
+ * Back and Forward: the address carries the choice, so the server renders it again, and
+ * the history entry keeps it too. On mount (and on a return from the back/forward cache)
+ * the island makes the selects, the price and the rest agree with that choice, whatever
+ * the browser restored into the selects.
  */
 export function mount(element: HTMLElement): () => void {
   const props = readProps<ProductOptionsProps>(element);
@@ -20,19 +34,37 @@ export function mount(element: HTMLElement): () => void {
   const sizeSelect = element.querySelector<HTMLSelectElement>("[data-product-size]");
   if (!orientationSelect || !sizeSelect) throw new Error("product-options: the option selects are missing");
   const doc = element.ownerDocument;
-  const view = doc.defaultView;
+  const view = doc.defaultView ?? undefined;
 
   const orientationBySlug = new Map(props.orientations.map((o) => [o.slug, o]));
-  const current = () => {
-    const orientation = orientationBySlug.get(orientationSelect.value) ?? props.orientations[0];
+  const choiceOf = (orientationSlug: string, sizeId: string) => {
+    const orientation = orientationBySlug.get(orientationSlug) ?? props.orientations[0];
     if (!orientation) throw new Error("product-options: no orientations");
     const size =
-      props.sizes.find((s) => s.orientation === orientation.id && s.id === sizeSelect.value) ??
-      nearestSize(props, orientation.id, sizeSelect.value);
+      props.sizes.find((s) => s.orientation === orientation.id && s.id === sizeId) ??
+      nearestSize(props, orientation.id, sizeId);
     return { orientation, size: size as ProductOptionsProps["sizes"][number] };
   };
+  const current = () => choiceOf(orientationSelect.value, sizeSelect.value);
+  // The options the server marked selected: what the page shows, whatever the browser restored into the selects.
+  const marked = (select: HTMLSelectElement) =>
+    ([...select.options].find((o) => o.defaultSelected) ?? select.options[0])?.value ?? "";
+  const rendered = choiceOf(marked(orientationSelect), marked(sizeSelect));
+  const publish = (choice: ReturnType<typeof current>) => {
+    selectionStore.getState().select({
+      productId: props.productId,
+      orientation: choice.orientation.id,
+      sizeId: choice.size.id,
+      frontId: choice.orientation.frontId,
+      choice: choice.size.choice,
+      price: choice.size.price,
+      available: choice.size.available,
+    });
+  };
+  // What the rest of the page shows: the server's choice until the island changes it.
+  let shown = { orientation: rendered.orientation.id, size: rendered.size.id };
   // The layout adds the site's name to the page's own title; whatever it adds is kept.
-  const startTitle = current().size.title;
+  const startTitle = rendered.size.title;
   const titleSuffix = doc.title.startsWith(startTitle) ? doc.title.slice(startTitle.length) : undefined;
 
   const sizeOptionLabel = (s: ProductOptionsProps["sizes"][number]) => {
@@ -98,12 +130,9 @@ export function mount(element: HTMLElement): () => void {
       const slug = alternate.slugs[orientation.id];
       if (link && slug) link.href = `${alternate.path}?${queryFor(alternate.query, slug, size.id)}`;
     }
-    selectionStore.getState().select({
-      productId: props.productId,
-      orientation: orientation.id,
-      sizeId: size.id,
-      frontId: orientation.frontId,
-    });
+    shown = { orientation: orientation.id, size: size.id };
+    if (view) writePageState(stateKey, shown satisfies KeptChoice, view);
+    publish({ orientation, size });
   };
 
   const onOrientation = () => {
@@ -114,18 +143,55 @@ export function mount(element: HTMLElement): () => void {
     show();
   };
 
+  /**
+   * Brings the selects to the choice this history entry kept, if any, and then the page to
+   * the selects: a browser that restored other values into them (or a page shown again from
+   * the back/forward cache) gets the price, fields and address of what the selects say.
+   */
+  const sync = () => {
+    const kept = view && readPageState<KeptChoice>(stateKey, view);
+    const keptSize =
+      kept && props.sizes.find((s) => s.orientation === kept.orientation && s.id === kept.size);
+    const keptOrientation = keptSize && props.orientations.find((o) => o.id === keptSize.orientation);
+    if (keptSize && keptOrientation) orientationSelect.value = keptOrientation.slug;
+    const orientation = current().orientation;
+    // The sizes on offer must be the orientation's, whichever select the browser restored.
+    const offered = [...sizeSelect.options].map((o) => o.value);
+    const own = props.sizes.filter((s) => s.orientation === orientation.id).map((s) => s.id);
+    const wanted = keptSize?.id ?? sizeSelect.value;
+    if (offered.join() !== own.join())
+      offerSizes(orientation.id, nearestSize(props, orientation.id, wanted).id);
+    else if (keptSize) sizeSelect.value = keptSize.id;
+    const choice = current();
+    if (choice.orientation.id !== shown.orientation || choice.size.id !== shown.size) show();
+    // The store starts from what the server rendered, without touching the address.
+    else publish(choice);
+  };
+  /** Analytics: the shopper's own changes only, never a choice brought back (sync). */
+  const reportChange = (event: Event) => {
+    const byOrientation = event.target === orientationSelect;
+    const choice = current();
+    track(element, "product.option_change", {
+      productId: props.productId,
+      option: byOrientation ? "orientation" : "size",
+      value: byOrientation ? choice.orientation.id : choice.size.id,
+    });
+  };
+  const onPageShow = (event: PageTransitionEvent) => {
+    if (event.persisted) sync();
+  };
+
   orientationSelect.addEventListener("change", onOrientation);
   sizeSelect.addEventListener("change", show);
-  // The store starts from what the server rendered, without touching the address.
-  const { orientation, size } = current();
-  selectionStore.getState().select({
-    productId: props.productId,
-    orientation: orientation.id,
-    sizeId: size.id,
-    frontId: orientation.frontId,
-  });
+  orientationSelect.addEventListener("change", reportChange);
+  sizeSelect.addEventListener("change", reportChange);
+  view?.addEventListener("pageshow", onPageShow);
+  sync();
   return () => {
     orientationSelect.removeEventListener("change", onOrientation);
     sizeSelect.removeEventListener("change", show);
+    orientationSelect.removeEventListener("change", reportChange);
+    sizeSelect.removeEventListener("change", reportChange);
+    view?.removeEventListener("pageshow", onPageShow);
   };
 }

@@ -8,11 +8,28 @@ import {
   useSyncExternalStore,
 } from "react";
 import { Tab, TabList, TabPanel, Tabs } from "react-aria-components/Tabs";
+import { track } from "../analytics/track.ts";
+import { flushPageState, readPageState, writePageState } from "../runtime/history-state.ts";
 import { accordionQuery, inPageHash, type TabSection, targetForHash } from "./tabs-state.ts";
 
 export interface TabsViewProps {
   label: string;
   sections: TabSection[];
+  /** Where the history entry keeps the active and open sections, for Back and Forward. */
+  stateKey?: string;
+}
+
+/** What the history entry keeps: the active section and, in the accordion, every open one. */
+interface KeptTabs {
+  active: string;
+  open: string[];
+}
+
+function keptTabs(stateKey: string | undefined, sections: TabSection[]): KeptTabs | undefined {
+  const kept = stateKey ? readPageState<KeptTabs>(stateKey) : undefined;
+  const known = (id: unknown) => sections.some((s) => s.id === id);
+  if (!kept || !known(kept.active)) return undefined;
+  return { active: kept.active, open: Array.isArray(kept.open) ? kept.open.filter(known) : [] };
 }
 
 function subscribeNarrow(onChange: () => void) {
@@ -68,22 +85,34 @@ function scrollIntoViewBelowHeader(target: HTMLElement) {
  * active section survives crossing the breakpoint. The address fragment selects a tab by
  * its label, and back/forward follow tab changes.
  */
-export function TabsView({ label, sections }: TabsViewProps) {
+export function TabsView({ label, sections, stateKey }: TabsViewProps) {
   const narrow = useSyncExternalStore(subscribeNarrow, isNarrow, () => false);
+  // Back, Forward or a reload to this history entry: the sections as the shopper left them.
+  const [kept] = useState(() => keptTabs(stateKey, sections));
   // Arriving with a fragment: show that section (or the element it names) in view, without moving focus.
   const [arrival] = useState(() => scrollTargetFor(sections, window.location.hash, false));
-  const [active, setActive] = useState(() => arrival?.id ?? sections[0]?.id ?? "");
-  const [open, setOpen] = useState(() => new Set([active]));
-  const [scrollTo, setScrollTo] = useState<ScrollTarget | undefined>(arrival);
+  const [active, setActive] = useState(() => arrival?.id ?? kept?.active ?? sections[0]?.id ?? "");
+  const [open, setOpen] = useState(() => new Set([...(kept?.open ?? []), active]));
+  // Coming back, the browser puts the page's scroll position back itself.
+  const [scrollTo, setScrollTo] = useState<ScrollTarget | undefined>(kept ? undefined : arrival);
   const tabRefs = useRef(new Map<string, HTMLElement>());
   const toggleRefs = useRef(new Map<string, HTMLElement>());
 
   /** The shopper chose a section: it becomes active, and the address (and history) follows. */
   const choose = (id: string) => {
+    track(sections.find((s) => s.id === id)?.node ?? document, "tabs.open", { tab: id, via: "tab" });
     setActive(id);
     const hash = `#${id}`;
-    if (window.location.hash !== hash) window.history.pushState(window.history.state, "", hash);
+    if (window.location.hash !== hash) {
+      // What the entry being left should keep goes there, not into the new one.
+      flushPageState();
+      window.history.pushState(window.history.state, "", hash);
+    }
   };
+
+  useEffect(() => {
+    if (stateKey) writePageState(stateKey, { active, open: [...open] } satisfies KeptTabs);
+  }, [stateKey, active, open]);
 
   // Going narrow opens the active section, so the shopper keeps seeing what they saw.
   useLayoutEffect(() => {
@@ -114,7 +143,10 @@ export function TabsView({ label, sections }: TabsViewProps) {
       const target = hash ? scrollTargetFor(sections, hash, true) : undefined;
       if (!hash || !target) return;
       event.preventDefault();
-      if (window.location.hash !== hash) window.history.pushState(window.history.state, "", hash);
+      if (window.location.hash !== hash) {
+        flushPageState();
+        window.history.pushState(window.history.state, "", hash);
+      }
       show(target);
     };
     window.addEventListener("hashchange", follow);

@@ -18,6 +18,7 @@ export function mount(element: HTMLElement): () => void {
   if (sections.length === 0) throw new Error("tabs: no sections with data-tab-label");
   const { label } = readProps<TabsProps>(element);
   element.classList.add("tabs--enhanced");
-  const Bound = () => <TabsView label={label} sections={sections} />;
+  const stateKey = `tabs#${element.id}`;
+  const Bound = () => <TabsView label={label} sections={sections} stateKey={stateKey} />;
   return mountReact(element, Bound);
 }

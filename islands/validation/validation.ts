@@ -1,5 +1,6 @@
+import { resolveOther } from "../../server/forms/rules.ts";
 import { liveCheck, skipsValidation, validateForm, wasAttempted } from "./validate-form.ts";
-import type { FieldControl } from "./validator.ts";
+import { type FieldControl, fieldValue } from "./validator.ts";
 
 export { contract } from "./contract.ts";
 
@@ -13,9 +14,10 @@ function isManaged(form: HTMLFormElement): boolean {
 }
 
 /**
- * Validation for forms with data-val fields: on submit, then live on fields that had
- * an error. Ajax forms (data-ajax="true") validate through the ajax behaviour instead,
- * which calls validateForm before it sends.
+ * Validation for forms with data-val fields: on submit, and live as jQuery Validation does
+ * (leaving a filled-in field, then typing in a field that shows an error). Ajax forms
+ * (data-ajax="true") validate through the ajax behaviour instead, which calls validateForm
+ * before it sends.
  */
 export function start(doc: Document): void {
   const manage = (root: ParentNode) => {
@@ -47,20 +49,43 @@ export function start(doc: Document): void {
     });
   });
 
-  const onChange = (event: Event, delay: (control: FieldControl) => number) => {
+  /**
+   * jQuery Validation's lazy timing: leaving a field checks it once it holds something (or the
+   * shopper already tried to send the form), so an untouched required field stays quiet;
+   * typing re-checks only a field that already shows an error, or after a first submit.
+   */
+  type When = (control: FieldControl, form: HTMLFormElement) => boolean;
+  const onChange = (event: Event, delay: (control: FieldControl) => number, when: When) => {
     const control = event.target as FieldControl;
     const form = control.form;
-    if (!form || control.dataset.val !== "true" || !wasAttempted(form)) return;
-    liveCheck(form, control, delay(control));
-    // A remote check that reads this field (postcode by country) is re-asked too.
-    for (const other of form.querySelectorAll<FieldControl>("[data-val-remote-additionalfields]")) {
+    if (!form || !control.name) return;
+    if (control.dataset.val === "true" && when(control, form)) liveCheck(form, control, delay(control));
+    for (const other of form.querySelectorAll<FieldControl>(
+      "[data-val-remote-additionalfields], [data-val-equalto-other]",
+    )) {
+      // A field already judged that reads this one is judged again: a remote check that sends
+      // it (postcode by country), or a confirmation that repeats it.
+      if (other === control || !(wasAttempted(form) || other.hasAttribute("aria-invalid"))) continue;
       const names = (other.dataset.valRemoteAdditionalfields ?? "").split(",").map((n) => n.trim());
-      if (other !== control && names.includes(control.name)) liveCheck(form, other, delay(other));
+      const repeated = other.dataset.valEqualtoOther;
+      const repeats = repeated !== undefined && resolveOther(other.name, repeated) === control.name;
+      if (names.includes(control.name) || repeats) liveCheck(form, other, delay(other));
     }
   };
+  const attempted: When = (_control, form) => wasAttempted(form);
   doc.addEventListener("input", (e) =>
-    onChange(e, (c) => (c.hasAttribute("data-val-remote") ? remoteDebounceMs : 0)),
+    onChange(
+      e,
+      (c) => (c.hasAttribute("data-val-remote") ? remoteDebounceMs : 0),
+      (c, form) => wasAttempted(form) || c.getAttribute("aria-invalid") === "true",
+    ),
   );
-  doc.addEventListener("focusout", (e) => onChange(e, () => 0));
-  doc.addEventListener("change", (e) => onChange(e, () => 0));
+  doc.addEventListener("focusout", (e) =>
+    onChange(
+      e,
+      () => 0,
+      (c, form) => wasAttempted(form) || (fieldValue(form, c.name) ?? "") !== "",
+    ),
+  );
+  doc.addEventListener("change", (e) => onChange(e, () => 0, attempted));
 }

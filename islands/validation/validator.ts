@@ -1,8 +1,10 @@
 import { commonPasswords, passwordStrength } from "../../server/forms/password-strength.ts";
 import {
   defaultMessages,
+  type FieldContext,
   formatMessage,
   messageArguments,
+  type Notation,
   type RuleName,
   resolveOther,
   rules,
@@ -61,6 +63,15 @@ export function fieldValue(form: HTMLFormElement, name: string): string | undefi
   return "";
 }
 
+/**
+ * The page's language decides how numbers and dates are written, as the server's check of
+ * the same form does with the request's locale (Form.validate).
+ */
+export function notationOf(control: Element): Notation | undefined {
+  const lang = control.closest("[lang]")?.getAttribute("lang")?.slice(0, 2).toLowerCase();
+  return lang === "nl" || lang === "de" ? lang : undefined;
+}
+
 export interface FieldResult {
   control: FieldControl;
   message: string | undefined;
@@ -69,7 +80,10 @@ export interface FieldResult {
 /** Checks one field; a remote rule makes it asynchronous. */
 export async function checkField(form: HTMLFormElement, control: FieldControl): Promise<FieldResult> {
   const value = fieldValue(form, control.name) ?? "";
-  const context = { otherValue: (other: string) => fieldValue(form, resolveOther(control.name, other)) };
+  const context: FieldContext = {
+    otherValue: (other: string) => fieldValue(form, resolveOther(control.name, other)),
+    locale: notationOf(control),
+  };
   for (const r of readRules(control)) {
     if (r.rule === "remote") {
       if (value === "") continue;

@@ -1,6 +1,7 @@
 import { defineHook, z } from "../runtime/define-hook.ts";
 
 const propsSchema = z.object({
+  productId: z.string().min(1).describe("The product, named in the viewer's analytics (viewer360.use)"),
   frontId: z.string().min(1).describe("The front whose frames it shows (a product's fronts[orientation])"),
   alt: z.string().describe("The first frame's alt text"),
   alts: z
@@ -15,6 +16,11 @@ const propsSchema = z.object({
       instructions: z.string(),
       turnLeft: z.string(),
       turnRight: z.string(),
+      zoomIn: z.string(),
+      zoomOut: z.string(),
+      zoomReset: z.string(),
+      fullscreen: z.string().describe('"Volledig scherm"'),
+      exitFullscreen: z.string().describe('"Volledig scherm sluiten"'),
       loading: z.string().describe("The progress bar's name"),
       progress: z.string().describe('"Beelden laden: {percent}%"'),
       frame: z.string().describe('"Beeld {n} van {count}"'),
@@ -29,11 +35,12 @@ export const contract = defineHook({
   hook: "viewer360",
   kind: "island",
   whenToUse:
-    "A product seen all around, turned by dragging, the arrow keys or its buttons. Once per product page, as its main image: it is the page's largest element, so it loads at once.",
+    "A product seen all around, turned by dragging (eased, with momentum, stopping at the first and last frame), the arrow keys, Home/End or its buttons; zoomed with a pinch, ctrl+wheel, the + and − keys or its buttons; shown full screen. Once per product page, as its main image: it is the page's largest element, so it loads at once.",
   partial: {
     name: "viewer360",
     key: "viewer",
     params: z.strictObject({
+      productId: z.string().min(1).describe("The product's id, for the viewer's analytics"),
       frontId: z.string().min(1).describe("The front to show: a product's fronts[orientation]"),
       alt: z.string().min(1).describe("The first frame's alt text: the product and its orientation"),
       version: z.string().describe("The frames' version (readFramesVersion), so a new set is fetched anew"),

@@ -44,3 +44,23 @@ export function frameToShow(statuses: readonly FrameStatus[], wanted: number): n
   }
   return statuses[0] === "failed" ? undefined : 0;
 }
+
+/**
+ * The address and frame index to show for the wanted frame, from sets of the same frames
+ * at several sizes, the preferred size first. A frame in hand at another size stands in
+ * while the preferred one loads (entering full screen on a phone swaps 320 for 720 px
+ * frames), so the angle never jumps back to the first frame meanwhile.
+ */
+export function frameSource(
+  sets: ReadonlyArray<readonly string[]>,
+  settled: Readonly<Record<string, Exclude<FrameStatus, "pending">>>,
+  wanted: number,
+): { url: string; index: number } | undefined {
+  const [preferred = [], ...others] = sets;
+  const loadedIn = (set: readonly string[]) => set[wanted] !== undefined && settled[set[wanted]] === "loaded";
+  const own = loadedIn(preferred) ? preferred : others.find(loadedIn);
+  if (own) return { url: own[wanted] as string, index: wanted };
+  const statuses = preferred.map((url) => settled[url] ?? "pending");
+  const index = frameToShow(statuses, wanted);
+  return index === undefined ? undefined : { url: preferred[index] as string, index };
+}

@@ -1,72 +1,79 @@
-import {
-  type KeyboardEvent,
-  type PointerEvent,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from "react";
-import { framePlan, frameUrl } from "../../server/domain/viewer-frames.ts";
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { type FrameSize, framePlan, frameUrl } from "../../server/domain/viewer-frames.ts";
+import { track } from "../analytics/track.ts";
 import { selectionStore } from "../product/selection-store.ts";
 import { fill } from "../runtime/fill.ts";
 import type { Viewer360Props } from "./contract.ts";
+import { Controls } from "./controls.tsx";
 import { nearestFrameIndex, samePlan, watchFramePlan } from "./plan.ts";
-import { type FrameStatus, frameToShow, preloadFrames } from "./preload.ts";
-import {
-  addSample,
-  buttonStep,
-  clampPosition,
-  coastStep,
-  dragPosition,
-  easedPosition,
-  releaseVelocity,
-  type Sample,
-  stopSpeed,
-} from "./spin.ts";
+import { type FrameStatus, frameSource, preloadFrames } from "./preload.ts";
+import { buttonStep } from "./spin.ts";
+import { useFullscreen } from "./use-fullscreen.ts";
+import { type GestureKind, useGestures } from "./use-gestures.ts";
+import { useMotion } from "./use-motion.ts";
+import { useZoom } from "./use-zoom.ts";
+import { zoomTransform } from "./zoom.ts";
 
-const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+/** How the shopper used the viewer, for viewer360.use: each kind is counted once per page view. */
+export type ViewerUse = GestureKind | "key" | "button" | "fullscreen";
 
 const selectedFront = () => selectionStore.getState().selection?.frontId;
 const noSelection = () => undefined;
 
-/** Follows the product page's chosen orientation: another front starts afresh at its first frame. */
+/**
+ * Follows the product page's chosen orientation: another front starts afresh at its first
+ * frame. There is no autoplay: the product turns only when the shopper turns it.
+ */
 export function Viewer360(props: Viewer360Props) {
   const chosen = useSyncExternalStore(selectionStore.subscribe, selectedFront, noSelection);
   const frontId = chosen ?? props.frontId;
   const alt = props.alts?.[frontId] ?? props.alt;
-  return <FrontViewer key={frontId} {...props} frontId={frontId} alt={alt} />;
+  // Here, not in the front's viewer, so another orientation does not count as a new page view.
+  const used = useRef(new Set<ViewerUse>());
+  const onUse = (via: ViewerUse, element: Element | null) => {
+    if (!element || used.current.has(via)) return;
+    used.current.add(via);
+    track(element, "viewer360.use", { productId: props.productId, via });
+  };
+  return <FrontViewer key={frontId} {...props} frontId={frontId} alt={alt} onUse={onUse} />;
 }
 
-interface Drag {
-  pointerId: number;
-  startX: number;
-  startPosition: number;
-  width: number;
-  samples: Sample[];
-}
+type Settled = Exclude<FrameStatus, "pending">;
 
-function FrontViewer({ frontId, alt, version, imageHost, texts }: Viewer360Props) {
-  const [plan, setPlan] = useState(() => framePlan(window.innerWidth));
-  const urls = useMemo(
-    () => plan.frames.map((n) => frameUrl(imageHost, frontId, plan.size, n, version)),
-    [plan, imageHost, frontId, version],
-  );
+function FrontViewer({
+  frontId,
+  alt,
+  version,
+  imageHost,
+  texts,
+  onUse,
+}: Viewer360Props & { onUse: (via: ViewerUse, element: Element | null) => void }) {
+  const figure = useRef<HTMLElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const fullscreenButton = useRef<HTMLButtonElement>(null);
+  const use = (via: ViewerUse) => onUse(via, figure.current);
+
+  const fullscreen = useFullscreen(figure, fullscreenButton);
+  const full = fullscreen.mode !== "off";
+  const [screenPlan, setScreenPlan] = useState(() => framePlan(window.innerWidth));
+  // In full screen even a phone gets the 720 px frames; the frame step stays the screen's.
+  const size: FrameSize = full ? 720 : screenPlan.size;
+  const [urls, otherSize] = useMemo(() => {
+    const addresses = (at: FrameSize) =>
+      screenPlan.frames.map((n) => frameUrl(imageHost, frontId, at, n, version));
+    return [addresses(size), addresses(size === 720 ? 320 : 720)];
+  }, [screenPlan, size, imageHost, frontId, version]);
   const last = urls.length - 1;
   // Per address, so frames two plans share (a tablet's frames on a wider desktop) stay loaded.
-  const [settledFrames, setSettledFrames] = useState<Record<string, Exclude<FrameStatus, "pending">>>({});
+  const [settledFrames, setSettledFrames] = useState<Record<string, Settled>>({});
   const settledRef = useRef(settledFrames);
   settledRef.current = settledFrames;
-  const statuses = useMemo(() => urls.map((url) => settledFrames[url] ?? "pending"), [urls, settledFrames]);
-  const planRef = useRef(plan);
-  planRef.current = plan;
-  const [index, setIndex] = useState(0);
-  const [dragging, setDragging] = useState(false);
-  const position = useRef(0);
-  const goal = useRef<number | undefined>(undefined);
-  const animation = useRef<number | undefined>(undefined);
-  const drag = useRef<Drag | undefined>(undefined);
+  const screenPlanRef = useRef(screenPlan);
+  screenPlanRef.current = screenPlan;
+
+  const motion = useMotion(last);
+  const zoom = useZoom(stage, full ? "full screen" : "in page", () => use("zoom"));
+  const gestures = useGestures(motion, zoom, last, use);
   const instructionsId = useId();
 
   useEffect(() => {
@@ -76,122 +83,26 @@ function FrontViewer({ frontId, alt, version, imageHost, texts }: Viewer360Props
     );
   }, [urls]);
 
-  const stop = () => {
-    if (animation.current !== undefined) cancelAnimationFrame(animation.current);
-    animation.current = undefined;
-    goal.current = undefined;
-  };
-
   // A window that crosses 480 or 725 px gets that width's frames, at the angle it showed.
+  const { current, jumpTo } = motion;
   useEffect(
     () =>
       watchFramePlan(window, (next) => {
-        const previous = planRef.current;
+        const previous = screenPlanRef.current;
         if (samePlan(previous, next)) return;
-        if (animation.current !== undefined) cancelAnimationFrame(animation.current);
-        animation.current = undefined;
-        goal.current = undefined;
-        // A drag measured in the old plan's steps would jump in the new one.
-        drag.current = undefined;
-        setDragging(false);
-        const angle = previous.frames[Math.round(position.current)] ?? 1;
-        position.current = nearestFrameIndex(next.frames, angle);
+        const angle = previous.frames[Math.round(current().position)] ?? 1;
         // Both breakpoints can be crossed at once (a phone turned): the second call starts from this plan.
-        planRef.current = next;
-        setIndex(position.current);
-        setPlan(next);
+        screenPlanRef.current = next;
+        jumpTo(nearestFrameIndex(next.frames, angle));
+        setScreenPlan(next);
       }),
-    [],
-  );
-  useEffect(
-    () => () => {
-      if (animation.current !== undefined) cancelAnimationFrame(animation.current);
-    },
-    [],
+    [current, jumpTo],
   );
 
-  const moveTo = (p: number) => {
-    position.current = clampPosition(p, last);
-    setIndex(Math.round(position.current));
-  };
-
-  /** Runs `step` once per animation frame with the ms since the previous one, until it returns false. */
-  const animate = (step: (elapsed: number, now: number) => boolean) => {
-    if (animation.current !== undefined) cancelAnimationFrame(animation.current);
-    let previous: number | undefined;
-    const tick = (now: number) => {
-      const elapsed = previous === undefined ? 1000 / 60 : now - previous;
-      previous = now;
-      animation.current = step(elapsed, now) ? requestAnimationFrame(tick) : undefined;
-    };
-    animation.current = requestAnimationFrame(tick);
-  };
-
-  /** Buttons: a few frames, eased; pressing again while it moves adds to where it is heading. */
-  const turn = (steps: number) => {
-    const from = position.current;
-    const to = clampPosition((goal.current ?? Math.round(from)) + steps, last);
-    if (reducedMotion()) {
-      stop();
-      moveTo(to);
-      return;
-    }
-    if (to === goal.current) return;
-    goal.current = to;
-    let started: number | undefined;
-    animate((_, now) => {
-      started ??= now;
-      const p = easedPosition(from, to, now - started);
-      moveTo(p);
-      if (p === to) goal.current = undefined;
-      return p !== to;
-    });
-  };
-
-  const coast = (velocity: number) => {
-    let v = velocity;
-    animate((elapsed) => {
-      const next = coastStep(position.current, v, elapsed, last);
-      v = next.velocity;
-      moveTo(next.position);
-      return next.moving;
-    });
-  };
-
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    if (event.pointerType === "mouse" && event.button !== 0) return;
-    stop();
-    const element = event.currentTarget;
-    drag.current = {
-      pointerId: event.pointerId,
-      startX: event.clientX,
-      startPosition: position.current,
-      width: element.getBoundingClientRect().width || element.clientWidth,
-      samples: [{ time: event.timeStamp, x: event.clientX }],
-    };
-    element.setPointerCapture?.(event.pointerId);
-    setDragging(true);
-  };
-
-  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
-    const current = drag.current;
-    if (!current || current.pointerId !== event.pointerId) return;
-    current.samples = addSample(current.samples, { time: event.timeStamp, x: event.clientX });
-    moveTo(dragPosition(current.startPosition, event.clientX - current.startX, current.width, last));
-  };
-
-  const endDrag = (event: PointerEvent<HTMLDivElement>, withMomentum: boolean) => {
-    const current = drag.current;
-    if (!current || current.pointerId !== event.pointerId) return;
-    drag.current = undefined;
-    setDragging(false);
-    if (!withMomentum || reducedMotion() || current.width <= 0) return;
-    const velocity = releaseVelocity(current.samples, event.timeStamp) * (last / current.width);
-    if (Math.abs(velocity) >= stopSpeed) coast(velocity);
-  };
+  const index = Math.min(motion.index, last);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const here = Math.round(position.current);
+    const here = Math.round(motion.current().position);
     const targets: Record<string, number> = {
       ArrowLeft: here - 1,
       ArrowDown: here - 1,
@@ -202,24 +113,45 @@ function FrontViewer({ frontId, alt, version, imageHost, texts }: Viewer360Props
       Home: 0,
       End: last,
     };
+    const zooms: Record<string, () => void> = {
+      "+": () => zoom.zoomBy(1),
+      "=": () => zoom.zoomBy(1),
+      "-": () => zoom.zoomBy(-1),
+      "0": zoom.reset,
+    };
     const target = targets[event.key];
-    if (target === undefined) return;
+    const zoomKey = zooms[event.key];
+    if (target !== undefined) {
+      use("key");
+      motion.jumpTo(target);
+    } else if (zoomKey && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      use("zoom");
+      zoomKey();
+    } else return;
     event.preventDefault();
-    stop();
-    moveTo(target);
   };
 
-  const shown = frameToShow(statuses, index);
-  const settled = statuses.filter((s) => s !== "pending").length;
+  const source = frameSource([urls, otherSize], settledFrames, index);
+  const settled = urls.filter((url) => settledFrames[url] !== undefined).length;
   const percent = Math.round((settled / urls.length) * 100);
   const step = buttonStep(urls.length);
-  const atStart = index === 0;
-  const atEnd = index === last;
+  const zoomed = zoom.view.scale > 1;
+  const stageClass = [
+    "viewer360__stage",
+    gestures.active === "turn" && "is-dragging",
+    (zoomed || gestures.active === "pinch") && "is-zoomed",
+  ]
+    .filter(Boolean)
+    .join(" ");
 
   return (
-    <figure className="viewer360__figure">
+    <figure
+      ref={figure}
+      className={fullscreen.mode === "overlay" ? "viewer360__figure is-overlay" : "viewer360__figure"}
+    >
       <div
-        className={dragging ? "viewer360__stage is-dragging" : "viewer360__stage"}
+        ref={stage}
+        className={stageClass}
         role="slider"
         tabIndex={0}
         aria-label={fill(texts.label, { product: alt })}
@@ -228,21 +160,19 @@ function FrontViewer({ frontId, alt, version, imageHost, texts }: Viewer360Props
         aria-valuemax={urls.length}
         aria-valuenow={index + 1}
         aria-valuetext={fill(texts.frame, { n: index + 1, count: urls.length })}
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={(event) => endDrag(event, true)}
-        onPointerCancel={(event) => endDrag(event, false)}
         onKeyDown={onKeyDown}
+        {...gestures.handlers}
       >
-        {shown !== undefined && (
+        {source && (
           <img
             className="viewer360__image"
-            src={urls[shown]}
+            src={source.url}
             alt={alt}
             width={720}
             height={720}
             draggable={false}
-            data-frame={plan.frames[shown]}
+            data-frame={screenPlan.frames[source.index]}
+            style={{ transform: zoomTransform(zoom.view) }}
           />
         )}
       </div>
@@ -251,35 +181,40 @@ function FrontViewer({ frontId, alt, version, imageHost, texts }: Viewer360Props
       </p>
       {settled < urls.length && (
         <div className="viewer360__progress">
-          <progress max={urls.length} value={settled} aria-label={texts.loading} />
+          <div
+            className="viewer360__bar"
+            role="progressbar"
+            aria-label={texts.loading}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+          >
+            <span className="viewer360__bar-fill" style={{ transform: `scaleX(${percent / 100})` }} />
+          </div>
           <span aria-hidden="true">{fill(texts.progress, { percent })}</span>
         </div>
       )}
-      <div className="viewer360__controls">
-        {/* aria-disabled, not disabled: a disabled button drops keyboard focus at the end of the range. */}
-        <button
-          type="button"
-          className="viewer360__button"
-          aria-label={texts.turnLeft}
-          aria-disabled={atStart}
-          onClick={() => !atStart && turn(-step)}
-        >
-          <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
-            <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.5" />
-          </svg>
-        </button>
-        <button
-          type="button"
-          className="viewer360__button"
-          aria-label={texts.turnRight}
-          aria-disabled={atEnd}
-          onClick={() => !atEnd && turn(step)}
-        >
-          <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
-            <path d="M9 5l7 7-7 7" fill="none" stroke="currentColor" strokeWidth="2.5" />
-          </svg>
-        </button>
-      </div>
+      <Controls
+        texts={texts}
+        atStart={index === 0}
+        atEnd={index === last}
+        onTurn={(direction) => {
+          use("button");
+          motion.aim(Math.round(motion.current().target) + direction * step);
+        }}
+        scale={zoom.view.scale}
+        onZoom={(steps) => {
+          use("zoom");
+          zoom.zoomBy(steps);
+        }}
+        onZoomReset={zoom.reset}
+        fullscreen={fullscreen.mode}
+        onFullscreen={() => {
+          if (!full) use("fullscreen");
+          fullscreen.toggle();
+        }}
+        fullscreenRef={fullscreenButton}
+      />
     </figure>
   );
 }

@@ -4,6 +4,7 @@ import { registry } from "../../islands/registry.ts";
 import { paths } from "../../server/app.ts";
 import { projectRoot } from "../../server/config.ts";
 import { ajaxTargets } from "./checks/ajax-targets.ts";
+import { analyticsEvents } from "./checks/analytics-events.ts";
 import { conformance } from "./checks/conformance.ts";
 import { duplicateIds } from "./checks/duplicate-ids.ts";
 import { hookAttributes } from "./checks/hook-attributes.ts";
@@ -119,6 +120,7 @@ export async function checkTemplates(options: CheckOptions = {}): Promise<CheckR
       const findings: Finding[] = [
         ...templateErrors(view, views),
         ...hookAttributes(view, known),
+        ...analyticsEvents(view),
         ...(await ajaxTargets(view)),
         ...validationAttributes(view, validation),
         ...missingTranslations(view, shop.app.i18n.messages),

@@ -22,7 +22,8 @@ const missingPaths: Record<Locale, string> = { nl: "/bestaat-niet-meer", de: "/d
  * Every page anyone can open without having done anything first: each route of the route
  * table in each language, with its parameters filled from the catalogue, the FAQ and the
  * subscription's explanations, plus the variants that show more (a product with an option
- * in its address, the editor with a book chosen) and the 404 page.
+ * in its address, the editor with a book chosen, search results and a search without hits)
+ * and the 404 page.
  */
 export function publicPages(
   shop: CheckShop,
@@ -83,6 +84,13 @@ export function publicPages(
         locale,
         url: `${routes.pathForUntyped("editorStart", locale)}?${query}`,
       });
+    }
+    if (wanted("search")) {
+      // Results (a word every FAQ and the catalogue use) and a query that finds nothing.
+      const search = routes.pathForUntyped("search", locale);
+      const word = locale === "nl" ? "fotoboek" : "fotobuch";
+      out.push({ routeId: "search", locale, url: `${search}?q=${word}` });
+      out.push({ routeId: "search", locale, url: `${search}?q=zzzqqq` });
     }
     return out;
   };

@@ -1,6 +1,13 @@
 import type { Params, Translate } from "../i18n/translate.ts";
 import { commonPasswords, passwordStrength, type StrengthOptions } from "./password-strength.ts";
-import { type FieldContext, messageArguments, type RuleName, resolveOther, rules } from "./rules.ts";
+import {
+  type FieldContext,
+  messageArguments,
+  type Notation,
+  type RuleName,
+  resolveOther,
+  rules,
+} from "./rules.ts";
 
 /**
  * A form is defined once, here on the server: its fields, their rules and messages.
@@ -55,7 +62,11 @@ export interface Form extends FormDefinition {
   attributes(name: string, t: Translate, href?: (routeId: string) => string): Record<string, string>;
   /** Reads the submitted body: every defined field as a string, as typed. */
   values(body: unknown): FormValues;
-  validate(values: FormValues, t: Translate, remote?: RemoteCheck): Promise<FieldError[]>;
+  /**
+   * Checks the submitted values. `locale` is the page's language: number and date rules then
+   * read the notation the browser reads there (the page's lang); see FieldContext.locale.
+   */
+  validate(values: FormValues, t: Translate, remote?: RemoteCheck, locale?: Notation): Promise<FieldError[]>;
 }
 
 function message(use: RuleUse, t: Translate): string {
@@ -112,13 +123,14 @@ export function defineForm(definition: FormDefinition): Form {
       return values;
     },
 
-    async validate(values, t, remote) {
+    async validate(values, t, remote, locale) {
       const errors: FieldError[] = [];
       for (const f of definition.fields) {
         const value = values[f.name] ?? "";
         const context: FieldContext = {
           otherValue: (other) => values[resolveOther(f.name, other)],
           kind: f.control === "select" ? "select" : "text",
+          locale,
         };
         let failed: string | undefined;
         for (const use of f.rules) {

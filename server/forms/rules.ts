@@ -26,10 +26,21 @@ export type RuleName =
   | "password"
   | "remote";
 
+/**
+ * The page's language, which decides how numbers and dates are written: jQuery Validation's
+ * localized methods (methods_nl.js, methods_de.js) replace its core number and date methods.
+ */
+export type Notation = "nl" | "de";
+
 export interface FieldContext {
   /** The current value of another field in the same form; undefined when the form has no such field. */
   otherValue(name: string): string | undefined;
   kind?: "text" | "checkbox" | "select";
+  /**
+   * How the shopper writes numbers and dates: the page's language. Without it, jQuery
+   * Validation's core notation: English numbers (1,234.5) and ISO dates (2026-02-28).
+   */
+  locale?: Notation;
   /**
    * This field's own name, so equalto can resolve a `*.` prefix in `other`. Without it, `other` reaches
    * otherValue exactly as written and the context is expected to resolve it (see resolveOther).
@@ -89,9 +100,9 @@ function matchesWhole(value: string, pattern: string): boolean {
 /** Skips the check for a blank value, so every rule but required, equalto and password stays optional. */
 function optional(
   params: readonly string[],
-  test: (value: string, params: Record<string, string>) => boolean,
+  test: (value: string, params: Record<string, string>, field: FieldContext) => boolean,
 ): RuleDefinition {
-  return { params, check: (value, p, field) => isBlank(value, field) || test(value, p) };
+  return { params, check: (value, p, field) => isBlank(value, field) || test(value, p, field) };
 }
 
 // WHATWG "valid e-mail address": no TLD needed (user@localhost passes), ASCII only.
@@ -124,10 +135,16 @@ function isUrl(value: string): boolean {
   return hostnamePattern.test(host);
 }
 
-// jQuery's `date` hands the text to `new Date()`, whose parsing differs per browser. We accept the
-// formats nl/de shoppers type, plus ISO from <input type=date>, and check the calendar ourselves.
-const isoDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
-const dayFirstDatePattern = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{4})$/;
+// jQuery's core `date` hands the text to `new Date()`, whose parsing differs per browser. We read
+// dates as its localized methods do: methods_nl.js takes day-month-year with ".", "/" or "-",
+// methods_de.js only with dots. Deliberately stricter than both: the year has 2 or 4 digits
+// (never 3) and the day must be on the calendar (31-02 is refused). Without a locale: ISO
+// (jQuery's dateISO), as <input type=date> sends it.
+const datePatterns: Record<Notation | "core", RegExp> = {
+  nl: /^(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})$/,
+  de: /^(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})$/,
+  core: /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/,
+};
 
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -140,39 +157,35 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
   return day <= daysInMonth;
 }
 
-function isDate(value: string): boolean {
-  const iso = isoDatePattern.exec(value);
-  if (iso) return isCalendarDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
-  const dayFirst = dayFirstDatePattern.exec(value);
-  if (dayFirst) return isCalendarDate(Number(dayFirst[4]), Number(dayFirst[3]), Number(dayFirst[1]));
-  return false;
+export function isDate(value: string, locale?: Notation): boolean {
+  const parts = datePatterns[locale ?? "core"].exec(value);
+  if (!parts) return false;
+  const [first, second, third] = parts.slice(1).map(Number) as [number, number, number];
+  if (!locale) return isCalendarDate(first, second, third);
+  // "29.02.24" is 2024: a two-digit year is this century's.
+  return isCalendarDate(third < 100 ? 2000 + third : third, second, first);
 }
 
-// Grouped forms come first and need a non-zero leading group, so "1.234" and "1,234" read as 1234
-// (what Intl prints in nl/de and en), while "0,234" and "12,34" read as decimals.
-const groupedEnglish = /^[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$/;
-const groupedDutch = /^[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?$/;
-const plainPoint = /^(?:\d+|\d*\.\d+)$/;
-const plainComma = /^\d+,\d+$/;
+// jQuery Validation's number methods, each with at least one digit. Core (English):
+// "1,234.56", ".5"; methods_nl.js and methods_de.js (the same): "1.234,56", "1234,5", and a
+// whole part is needed (",5" and "12.34" are no numbers). A lone "1,234" is therefore 1234 in
+// English but 1.234 on a Dutch or German page. Exponents and spaces are refused everywhere,
+// and so is core jQuery's quirk "1-.5".
+const numberPatterns: Record<Notation | "core", RegExp> = {
+  nl: /^-?(?:\d+|\d{1,3}(?:\.\d{3})+)(?:,\d+)?$/,
+  de: /^-?(?:\d+|\d{1,3}(?:\.\d{3})+)(?:,\d+)?$/,
+  core: /^-?(?=\.?\d)(?:\d+|\d{1,3}(?:,\d{3})+)?(?:\.\d+)?$/,
+};
 
 /**
- * Reads a number as a shopper on our nl/de pages may type it: "1.234,56" and "1234,5" as well as the
- * English "1,234.56" and "1234.5" that jQuery Validation's core accepts. A lone separator followed by
- * exactly three digits is taken as grouping, so "1,234" is 1234, not 1.234. Exponents, spaces, a
- * trailing separator ("1.") and a leading comma (",5") are rejected; ".5" is accepted as jQuery does.
+ * Reads a number as the shopper wrote it in the page's notation (see numberPatterns);
+ * undefined when it is not a number there, or too large to hold.
  */
-export function parseLocaleNumber(value: string): number | undefined {
-  const negative = value.startsWith("-");
-  const body = negative ? value.slice(1) : value;
-  let normalized: string;
-  if (groupedEnglish.test(body)) normalized = body.replaceAll(",", "");
-  else if (groupedDutch.test(body)) normalized = body.replaceAll(".", "").replace(",", ".");
-  else if (plainPoint.test(body)) normalized = body;
-  else if (plainComma.test(body)) normalized = body.replace(",", ".");
-  else return undefined;
+export function parseLocaleNumber(value: string, locale?: Notation): number | undefined {
+  if (!numberPatterns[locale ?? "core"].test(value)) return undefined;
+  const normalized = locale ? value.replaceAll(".", "").replace(",", ".") : value.replaceAll(",", "");
   const parsed = Number(normalized);
-  if (!Number.isFinite(parsed)) return undefined;
-  return negative ? -parsed : parsed;
+  return Number.isFinite(parsed) ? parsed : undefined;
 }
 
 function isLuhnCardNumber(value: string): boolean {
@@ -218,8 +231,8 @@ export const rules: Record<RuleName, RuleDefinition> = {
   required: { params: [], check: (value, _params, field) => !isBlank(value, field) },
   email: optional([], (value) => emailPattern.test(value)),
   url: optional([], isUrl),
-  date: optional([], isDate),
-  number: optional([], (value) => parseLocaleNumber(value) !== undefined),
+  date: optional([], (value, _params, field) => isDate(value, field.locale)),
+  number: optional([], (value, _params, field) => parseLocaleNumber(value, field.locale) !== undefined),
   digits: optional([], (value) => /^\d+$/.test(value)),
   creditcard: optional([], isLuhnCardNumber),
   equalto: {
@@ -239,16 +252,16 @@ export const rules: Record<RuleName, RuleDefinition> = {
   maxlength: optional(["max"], (value, params) =>
     within(codePointLength(value), undefined, numberParam(params, "max")),
   ),
-  range: optional(["min", "max"], (value, params) => {
-    const n = parseLocaleNumber(value);
+  range: optional(["min", "max"], (value, params, field) => {
+    const n = parseLocaleNumber(value, field.locale);
     return n !== undefined && within(n, numberParam(params, "min"), numberParam(params, "max"));
   }),
-  min: optional(["min"], (value, params) => {
-    const n = parseLocaleNumber(value);
+  min: optional(["min"], (value, params, field) => {
+    const n = parseLocaleNumber(value, field.locale);
     return n !== undefined && within(n, numberParam(params, "min"), undefined);
   }),
-  max: optional(["max"], (value, params) => {
-    const n = parseLocaleNumber(value);
+  max: optional(["max"], (value, params, field) => {
+    const n = parseLocaleNumber(value, field.locale);
     return n !== undefined && within(n, undefined, numberParam(params, "max"));
   }),
   regex: optional(["pattern"], (value, params) =>

@@ -11,6 +11,7 @@ import type { PhotoProjectRepository } from "../store/photo-project-repository.t
 import type { SubscriptionRepository } from "../store/subscription-repository.ts";
 import type { UploadRepository } from "../store/upload-repository.ts";
 import type { PhotoStorage } from "../uploads/photo-storage.ts";
+import type { AnalyticsCounters } from "./analytics-counters.ts";
 import type { ProductLinks } from "./product-links.ts";
 
 /** What route modules get to work with; built once at start-up. */
@@ -36,4 +37,6 @@ export interface Services {
   contacts: ContactRepository;
   /** Tells the mail sender that mail was queued, so it goes out now rather than at the next poll. */
   mailQueued: () => void;
+  /** The funnel's counters (analytics-counters.ts): a step counted in memory, written every few seconds. */
+  counters: AnalyticsCounters;
 }

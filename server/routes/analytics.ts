@@ -1,17 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import {
-  type AnalyticsBatch,
-  analyticsLimits,
-  eventNamePattern,
-  propertyNamePattern,
-} from "../domain/analytics-event.ts";
+import { analyticsEventNames, propertiesOf } from "../domain/analytics-catalogue.ts";
+import { type AnalyticsBatch, analyticsLimits } from "../domain/analytics-event.ts";
 import type { Services } from "../http/services.ts";
 import { locales } from "../i18n/locales.ts";
 import { analyticsRepository } from "../store/analytics-repository.ts";
 
 export const analyticsPath = "/analytics/events";
 
+/** Only the catalogue's names, each with only its own properties (analytics-catalogue.ts). */
 function batchSchema(routeIds: readonly string[]) {
   const value = z.union([z.string().max(analyticsLimits.valueLength), z.number().finite(), z.boolean()]);
   return z.object({
@@ -19,15 +16,16 @@ function batchSchema(routeIds: readonly string[]) {
     locale: z.enum(locales),
     events: z
       .array(
-        z.object({
-          event: z.string().regex(eventNamePattern),
-          properties: z
-            .record(z.string().regex(propertyNamePattern), value)
-            .refine(
-              (p) => Object.keys(p).length <= analyticsLimits.propertiesPerEvent,
-              "too many properties",
-            ),
-        }),
+        z
+          .object({
+            event: z.enum(analyticsEventNames as [string, ...string[]]),
+            properties: z.record(z.string(), value),
+          })
+          .refine(
+            ({ event, properties }) =>
+              Object.keys(properties).every((key) => propertiesOf(event).includes(key)),
+            "a property the event does not list",
+          ),
       )
       .min(1)
       .max(analyticsLimits.eventsPerBatch),
@@ -47,8 +45,10 @@ function fromOurPages(request: FastifyRequest): boolean {
 }
 
 /**
- * Click analytics: batches of anonymous events (no IP address, no user agent, no
- * free text) sent by navigator.sendBeacon. Anything oversized or malformed is a 400.
+ * Browser analytics: batches of anonymous events (no IP address, no user agent, no
+ * free text) sent by navigator.sendBeacon. Anything oversized or malformed, and any name or
+ * property outside the catalogue, is a 400. The funnel is not taken from here: the server
+ * counts its steps itself (analytics-counters.ts).
  */
 export async function analyticsRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const schema = batchSchema(services.i18n.routes.ids);

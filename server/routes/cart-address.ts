@@ -66,8 +66,11 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, live
     } catch (err) {
       return saveFailed(err);
     }
-    const errors = await addressForm.validate(values, t, async (field, all) =>
-      field === "postcode" ? checkPostcode(all, t) : true,
+    const errors = await addressForm.validate(
+      values,
+      t,
+      async (field, all) => (field === "postcode" ? checkPostcode(all, t) : true),
+      request.locale,
     );
     if (errors.length > 0) return showForm(request, reply, { values, errors }, 422);
     try {

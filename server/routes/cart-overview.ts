@@ -162,7 +162,11 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, liv
       case "placed":
       case "existing":
         // The confirmation mail is in the outbox: send it now rather than at the next poll.
-        if (result.kind === "placed") services.mailQueued();
+        // Placed once: posting the same overview again finds the order, and counts nothing.
+        if (result.kind === "placed") {
+          services.mailQueued();
+          services.counters.count("funnel.order_placed", locale);
+        }
         // The confirmation page is found through the cart cookie: it lives on from here.
         writeCartId(reply, cartId);
         return reply.redirect(

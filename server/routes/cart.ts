@@ -72,12 +72,13 @@ export function cartRoutes(
     const tips = crossSellTips(
       catalogue,
       cart.lines.map((l) => l.productId),
-    ).map((tip) => ({
+    ).map((tip, i) => ({
       kind: "product",
       card: {
         product: tip.product,
         fromPriceCents: tip.choice.priceCents,
         eager: false,
+        position: i + 1,
         add: {
           choice: tip.choice,
           label: choiceText(t, { orientation: tip.choice.orientation, sizeId: tip.choice.id }),
@@ -209,7 +210,7 @@ export function cartRoutes(
       const cartId = readCartId(request);
       if (!size || !cartId) return refuse(t(size ? "cart.notices.lineGone" : "cart.notices.unknownOption"));
       const item = { productId: product.id, orientation, sizeId, projectId };
-      const errors = await addToCartForm.validate(values, t);
+      const errors = await addToCartForm.validate(values, t, undefined, request.locale);
       if (errors.length > 0) {
         return showCart(request, reply, { lineError: { key: lineKey(item), values, errors } }, 422);
       }
@@ -227,7 +228,7 @@ export function cartRoutes(
         product.sizes.find((s) => s.available) ?? (product.sizes[0] as (typeof product.sizes)[0]);
       return productPages.render(request, reply, product, fallback, { values, notice: true }, 422);
     }
-    const errors = await addToCartForm.validate(values, t);
+    const errors = await addToCartForm.validate(values, t, undefined, request.locale);
     if (!size.available) {
       if (fromCart) return refuse(t("cart.notices.unavailable", label(product, size)));
       errors.unshift({ field: "orientation", message: t("product.unavailable") });
@@ -258,6 +259,7 @@ export function cartRoutes(
         422,
       );
     }
+    services.counters.count("funnel.cart_add", request.locale, product.id);
 
     if (fromCart) return changed(request, reply, t("product.added", label(product, size)));
     if (!isAjax(request)) return reply.redirect(i18n.routes.pathFor("cartContents", request.locale), 303);

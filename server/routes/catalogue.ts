@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { fromPriceCents } from "../domain/catalogue.ts";
+import { firstRowCards } from "../http/first-row.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import { perLocale } from "../i18n/locales.ts";
@@ -13,11 +14,13 @@ export function catalogueRoutes(app: FastifyInstance, services: Services, live: 
       shown = 0;
       return [
         category.id,
-        catalogue.productsIn(category.id).map((product) => ({
+        catalogue.productsIn(category.id).map((product, i) => ({
           product,
           fromPriceCents: fromPriceCents(product),
           // The first row is in view on arrival: load it at once, the rest when scrolled near.
-          eager: shown++ < 3,
+          eager: shown++ < firstRowCards,
+          list: "category",
+          position: i + 1,
         })),
       ];
     }),

@@ -94,7 +94,7 @@ export function contactRoutes(app: FastifyInstance, services: Services, live: Li
     const refuse = () => show(request, reply, { values, notice: "rateLimited" }, 429);
 
     if (await overLimit(postLimit)) return refuse();
-    const errors = await contactForm.validate(values, t);
+    const errors = await contactForm.validate(values, t, undefined, request.locale);
     if (errors.length > 0) return show(request, reply, { values, errors }, 422);
     if (await overLimit(messageLimit)) return refuse();
     const message = contactMessageOf(values, locale);

@@ -514,7 +514,7 @@ export function editorRoutes(
       if (project.photoCount === 0) return problem("empty");
 
       const values = addToCartForm.values(body);
-      const errors = await addToCartForm.validate(values, t);
+      const errors = await addToCartForm.validate(values, t, undefined, request.locale);
       if (errors.length > 0) return showProject(request, reply, project, { cart: { values, errors } }, 422);
 
       let cartId = readCartId(request);
@@ -544,6 +544,7 @@ export function editorRoutes(
           422,
         );
       }
+      services.counters.count("funnel.cart_add", locale, product.id);
       return reply.redirect(i18n.routes.pathFor("cartContents", locale), 303);
     },
   };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { fromPriceCents } from "../domain/catalogue.ts";
+import { firstRowCards } from "../http/first-row.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 
@@ -13,7 +14,10 @@ export function homeRoutes(app: FastifyInstance, services: Services, live: LiveR
       product,
       fromPriceCents: fromPriceCents(product),
       // The first row is in view on arrival: load it at once, the rest when scrolled near.
-      eager: shown++ < 4,
+      eager: shown++ < firstRowCards,
+      // Click analytics: the card's place on the page, from 1 (shown has just counted it).
+      list: "home",
+      position: shown,
     })),
   }));
 

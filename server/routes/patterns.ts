@@ -9,6 +9,7 @@ import { recommendedChoice } from "../domain/product-options.ts";
 import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { patternExampleForm } from "../forms/pattern-example-form.ts";
+import { patternRuleGroups, patternRulesForm } from "../forms/pattern-rules-form.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import { isAjax, originOf } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
@@ -53,6 +54,8 @@ export function patternRoutes(
       thanks?: string;
       deleted?: boolean;
       greeting?: { name: string; missing: boolean; answer: string };
+      /** The validation hook's rule examples: what was posted and what the server found. */
+      rules?: { values?: FormValues; errors?: FieldError[]; done?: boolean };
     } = {},
     status = 200,
     fragment = "partials/forms/pattern-example-region",
@@ -73,11 +76,20 @@ export function patternRoutes(
             : parameterRows(contract.attributes),
         exampleForm: patternExampleForm,
         formState: { values: state.values ?? {}, errors: state.errors ?? [], thanks: state.thanks },
+        // partials/forms/pattern-rules-region; the remote example starts at the page's own country.
+        rulesForm: patternRulesForm,
+        rulesGroups: patternRuleGroups,
+        rulesState: {
+          values: state.rules?.values ?? { country: request.locale === "de" ? "DE" : "NL" },
+          errors: state.rules?.errors ?? [],
+          done: state.rules?.done ?? false,
+        },
         example: {
           // The ajax method-override example, after its plain POST (no JavaScript) came back.
           tipDeleted: state.deleted ?? false,
           product: product && { product, fromPriceCents: fromPriceCents(product), eager: false },
           viewer: product && {
+            productId: product.id,
             frontId: product.fronts[product.recommended.orientation],
             alt: t("product.imageAlt", {
               product: product.name[request.locale],
@@ -194,7 +206,12 @@ export function patternRoutes(
                   }),
           }
         : undefined;
-    return showLibrary(request, reply, { thanks, deleted: query.deleted === "1", greeting });
+    return showLibrary(request, reply, {
+      thanks,
+      deleted: query.deleted === "1",
+      greeting,
+      rules: query.rules === "ok" ? { done: true } : undefined,
+    });
   });
 
   localizedRoute(app, i18n.routes, live, "patternsTip", "GET", async (request, reply) => {
@@ -254,12 +271,33 @@ export function patternRoutes(
   localizedRoute(app, i18n.routes, live, "patternsForm", "POST", async (request, reply) => {
     const t = i18n.t[request.locale];
     const values = patternExampleForm.values(request.body);
-    const errors = await patternExampleForm.validate(values, t, async (field, all) =>
-      field === "postcode" ? checkPostcode(all, t) : true,
+    const errors = await patternExampleForm.validate(
+      values,
+      t,
+      async (field, all) => (field === "postcode" ? checkPostcode(all, t) : true),
+      request.locale,
     );
     if (errors.length > 0) return showLibrary(request, reply, { values, errors }, 422);
     if (isAjax(request)) return showLibrary(request, reply, { thanks: values.name });
     const query = new URLSearchParams({ thanks: values.name ?? "" });
     return reply.redirect(`${href(request, "patterns")}?${query}#ajax-form`, 303);
+  });
+
+  // The validation hook's rule examples: the same rules as the browser, in the page's notation.
+  const rulesFragment = "partials/forms/pattern-rules-region";
+  localizedRoute(app, i18n.routes, live, "patternsRules", "POST", async (request, reply) => {
+    const t = i18n.t[request.locale];
+    const values = patternRulesForm.values(request.body);
+    const errors = await patternRulesForm.validate(
+      values,
+      t,
+      async (field, all) => (field === "postcode" ? checkPostcode(all, t) : true),
+      request.locale,
+    );
+    if (errors.length > 0)
+      return showLibrary(request, reply, { rules: { values, errors } }, 422, rulesFragment);
+    if (isAjax(request))
+      return showLibrary(request, reply, { rules: { values, done: true } }, 200, rulesFragment);
+    return reply.redirect(`${href(request, "patterns")}?rules=ok#rules-form-region`, 303);
   });
 }

@@ -83,9 +83,9 @@ export function productRoutes(
   const related = (product: Product) => {
     const same = catalogue.productsIn(product.category).filter((p) => p !== product);
     const others = catalogue.products.filter((p) => p.category !== product.category);
-    return [...same, ...others].slice(0, relatedCount).map((p) => ({
+    return [...same, ...others].slice(0, relatedCount).map((p, i) => ({
       kind: "product",
-      card: { product: p, fromPriceCents: fromPriceCents(p), eager: false },
+      card: { product: p, fromPriceCents: fromPriceCents(p), eager: false, list: "related", position: i + 1 },
     }));
   };
 
@@ -117,6 +117,7 @@ export function productRoutes(
         available: s.available,
         label: t("product.size", { size: s.id }),
         price: formatPrice(prices(s).unitCents, locale),
+        choice: choiceText(t, { orientation: s.orientation, sizeId: s.id }),
         title: productTitle(name, choiceText(t, { orientation: s.orientation, sizeId: s.id })),
       })),
       recommended: { orientation: product.recommended.orientation, size: product.recommended.size },
@@ -259,6 +260,7 @@ export function productRoutes(
         dispatch: dispatchOf(request, product, state.now),
         optionsProps: optionsProps(product, locale),
         viewer: {
+          productId: product.id,
           frontId: front,
           alt: t("product.imageAlt", { product: name, orientation: orientationLabel(choice.orientation) }),
           version: framesVersion,

@@ -166,8 +166,11 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     if (await overRateLimit(signupLimit, request, reply, "subscription sign-up")) {
       return showPage(request, reply, { values, notice: "rateLimited" }, 429);
     }
-    const errors = await subscriptionForm.validate(values, t, (field, all) =>
-      field === "email" ? emailTaken(all, t) : Promise.resolve(true),
+    const errors = await subscriptionForm.validate(
+      values,
+      t,
+      (field, all) => (field === "email" ? emailTaken(all, t) : Promise.resolve(true)),
+      request.locale,
     );
     const plan = planById(values.plan);
     if (errors.length > 0 || !plan) return showPage(request, reply, { values, errors }, 422);

@@ -1,4 +1,5 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { type FunnelStep, funnelSteps } from "../domain/analytics-catalogue.ts";
 import type { AnalyticsBatch } from "../domain/analytics-event.ts";
 import type { Schema } from "./schema.ts";
 
@@ -8,11 +9,35 @@ export interface EventCount {
   count: number;
 }
 
+/** A counter the server keeps: how often something happened on one UTC day, per language and product. */
+export interface DailyCount {
+  day: string;
+  event: FunnelStep;
+  locale: string;
+  /** "" where no product applies */
+  productId: string;
+  count: number;
+}
+
+/** One day of the funnel: how many of each step, in funnelSteps order. */
+export interface FunnelDay {
+  day: string;
+  steps: Array<{ event: FunnelStep; count: number }>;
+}
+
 export interface AnalyticsRepository {
   record(batch: AnalyticsBatch, receivedAt?: Date): Promise<void>;
   /** The most frequent events per day, newest day first. */
   topEventsPerDay(options?: { days?: number; perDay?: number; now?: Date }): Promise<EventCount[]>;
+  /** Adds to the daily counters; rows of another instance for the same key add up. */
+  addDailyCounts(counts: readonly DailyCount[]): Promise<void>;
+  /** The funnel per day from the daily counters, newest day first; days without any count are left out. */
+  funnelPerDay(options?: { days?: number; now?: Date }): Promise<FunnelDay[]>;
 }
+
+/** The first UTC day of a window of `days` days ending with the day of `now`. */
+const firstDay = (now: Date, days: number) =>
+  new Date(now.getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
 
 export function analyticsRepository(db: Kysely<Schema>): AnalyticsRepository {
   return {
@@ -34,7 +59,7 @@ export function analyticsRepository(db: Kysely<Schema>): AnalyticsRepository {
     },
 
     async topEventsPerDay({ days = 7, perDay = 10, now = new Date() } = {}) {
-      const since = new Date(now.getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+      const since = firstDay(now, days);
       // ISO text timestamps: the first ten characters are the UTC day on both databases.
       const rows = await db
         .selectFrom("analytics_events")
@@ -60,6 +85,50 @@ export function analyticsRepository(db: Kysely<Schema>): AnalyticsRepository {
             .sort((a, b) => b.count - a.count || a.event.localeCompare(b.event))
             .slice(0, perDay),
         );
+    },
+
+    async addDailyCounts(counts) {
+      if (counts.length === 0) return;
+      await db
+        .insertInto("analytics_daily")
+        .values(
+          counts.map((c) => ({
+            day: c.day,
+            event: c.event,
+            locale: c.locale,
+            product_id: c.productId,
+            count: c.count,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(["day", "event", "locale", "product_id"])
+            .doUpdateSet({ count: sql`analytics_daily.count + excluded.count` }),
+        )
+        .execute();
+    },
+
+    async funnelPerDay({ days = 7, now = new Date() } = {}) {
+      const rows = await db
+        .selectFrom("analytics_daily")
+        .select((eb) => ["day", "event", eb.fn.sum<string | number>("count").as("count")])
+        .where("day", ">=", firstDay(now, days))
+        .where("event", "in", [...funnelSteps])
+        .groupBy(["day", "event"])
+        .execute();
+      const byDay = new Map<string, Map<string, number>>();
+      for (const row of rows) {
+        const counts = byDay.get(row.day) ?? new Map<string, number>();
+        counts.set(row.event, Number(row.count));
+        byDay.set(row.day, counts);
+      }
+      return [...byDay.keys()]
+        .sort()
+        .reverse()
+        .map((day) => ({
+          day,
+          steps: funnelSteps.map((event) => ({ event, count: byDay.get(day)?.get(event) ?? 0 })),
+        }));
     },
   };
 }

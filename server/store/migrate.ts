@@ -7,6 +7,7 @@ import { checkout } from "./migrations/0004-checkout.ts";
 import { contactMessages } from "./migrations/0005-contact-messages.ts";
 import { photoProjectsAndSubscriptions } from "./migrations/0006-photo-projects-and-subscriptions.ts";
 import { cartRevisions } from "./migrations/0007-cart-revisions.ts";
+import { analyticsDaily } from "./migrations/0008-analytics-daily.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   "0005-contact-messages": contactMessages,
   "0006-photo-projects-and-subscriptions": photoProjectsAndSubscriptions,
   "0007-cart-revisions": cartRevisions,
+  "0008-analytics-daily": analyticsDaily,
 };
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

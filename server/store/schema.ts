@@ -30,6 +30,18 @@ export interface AnalyticsEventsTable {
   received_at: string;
 }
 
+/** Counters the server adds to per day (migration 0008): the funnel. */
+export interface AnalyticsDailyTable {
+  /** UTC day, YYYY-MM-DD */
+  day: string;
+  event: string;
+  locale: string;
+  /** "" where no product applies */
+  product_id: string;
+  /** bigint: PostgreSQL hands it back as text */
+  count: number | string;
+}
+
 export interface OutboxTable {
   id: Generated<number>;
   kind: string;
@@ -152,6 +164,7 @@ export interface Schema {
   carts: CartsTable;
   cart_lines: CartLinesTable;
   analytics_events: AnalyticsEventsTable;
+  analytics_daily: AnalyticsDailyTable;
   outbox: OutboxTable;
   cart_addresses: CartAddressesTable;
   orders: OrdersTable;

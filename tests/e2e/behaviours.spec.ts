@@ -84,7 +84,7 @@ test.describe("A lazy image", () => {
     const requested: string[] = [];
     page.on("request", (request) => requested.push(new URL(request.url()).pathname));
     await page.goto(library.nl);
-    const lazy = page.locator("#lazy-load .pattern__example img.lazy-image");
+    const lazy = page.locator('[data-example="lazy-load:default"] img.lazy-image');
     const src = (await lazy.getAttribute("data-lazy-src")) ?? "";
     expect(src).not.toBe("");
     const { top, viewport } = await lazy.evaluate((img) => ({
@@ -111,8 +111,8 @@ test.describe("A lazy image", () => {
     try {
       const page = await context.newPage();
       await page.goto(library.nl);
-      const copy = page.locator("#lazy-load .pattern__example noscript img");
-      await expect(page.locator("#lazy-load .pattern__example img.lazy-image")).toBeHidden();
+      const copy = page.locator('[data-example="lazy-load:default"] noscript img');
+      await expect(page.locator('[data-example="lazy-load:default"] img.lazy-image')).toBeHidden();
       await copy.scrollIntoViewIfNeeded();
       await expect(copy).toBeVisible();
       await expect
@@ -135,7 +135,9 @@ test.describe("Click analytics", () => {
       if (new URL(request.url()).pathname === "/analytics/events") beacons.push(request.postData() ?? "");
     });
     await page.goto(library.nl);
-    const button = page.locator('button[data-analytics="pattern-example"]');
+    const button = page.locator(
+      '[data-example="analytics:default"] button[data-analytics="product_card.click"]',
+    );
     await button.click();
     if (scripts === "off") {
       await page.waitForTimeout(500);
@@ -143,11 +145,13 @@ test.describe("Click analytics", () => {
       return;
     }
     expect(await page.evaluate(() => window.dataLayer)).toContainEqual({
-      event: "pattern-example",
-      section: "patterns",
+      event: "product_card.click",
+      productId: "canvas",
+      list: "patterns",
+      position: "1",
     });
     const marker = `${Date.now()}${Math.random()}`.replace(".", "");
-    await button.evaluate((el, value) => el.setAttribute("data-analytics-marker", value), marker);
+    await button.evaluate((el, value) => el.setAttribute("data-analytics-list", value), marker);
     // The batch goes out after a short quiet time (or when the page is left).
     const response = page.waitForResponse((r) => new URL(r.url()).pathname === "/analytics/events");
     await button.click();
@@ -162,7 +166,7 @@ test.describe("Click analytics", () => {
             .prepare("select event, route_id as route, locale from analytics_events where properties like ?")
             .all(`%${marker}%`),
         )
-        .toEqual([{ event: "pattern-example", route: "patterns", locale: "nl" }]);
+        .toEqual([{ event: "product_card.click", route: "patterns", locale: "nl" }]);
     } finally {
       db.close();
     }

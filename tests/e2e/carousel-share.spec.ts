@@ -1,5 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
+import { createSpring } from "../../islands/carousel/spring.ts";
 import { expect, test } from "./fixtures.ts";
 
 /** The pattern library shows both carousels (photos with autoplay, product cards) and the share buttons. */
@@ -7,6 +8,8 @@ const library = { nl: "/patroonbibliotheek", de: "/musterbibliothek" } as const;
 const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 const photos = (page: Page) => page.locator("#carousel-photos");
+/** The photos again, without autoplay: nothing moves but what the test does. */
+const still = (page: Page) => page.locator("#carousel-still");
 /** The share hook's first example (the library page itself); the second shares a product. */
 const shareButtons = (page: Page) => page.locator('[data-example="share:default"] [data-island="share"]');
 const products = (page: Page) => page.locator("#carousel-products");
@@ -18,7 +21,7 @@ const slideImage = (carousel: Locator, n: number) =>
     .locator("img")
     .first();
 
-/** Scrolls the carousel near; the island mounts once it is within 150 px of the viewport. */
+/** Scrolls the carousel near; the island mounts once it is within 250 px of the viewport. */
 async function reach(carousel: Locator): Promise<void> {
   await carousel.scrollIntoViewIfNeeded();
   await expect(carousel).toHaveAttribute("data-island-state", "mounted");
@@ -260,6 +263,124 @@ test.describe("A carousel with JavaScript", () => {
     await page.clock.runFor(700);
     await expect(slideImage(carousel, 3)).toHaveAttribute("src", third);
     await expect(slideImage(carousel, 4)).not.toHaveAttribute("src", /^(?!data:)/);
+  });
+
+  test("glides to the next slide by the spec's spring: onwards every frame, never past it @js-only", async ({
+    page,
+    situation,
+  }) => {
+    await freezeTime(page);
+    await page.goto(library.nl);
+    const carousel = still(page);
+    await reach(carousel);
+    // keen places the slides in the next animation frame.
+    await page.clock.runFor(20);
+    /** How far the second slide still is from the frame's left edge, in px. */
+    const gap = () =>
+      carousel.evaluate((root) => {
+        const frame = (root.querySelector(".carousel__frame") as HTMLElement).getBoundingClientRect();
+        const second = (root.querySelectorAll(".carousel__slide")[1] as HTMLElement).getBoundingClientRect();
+        return second.left - frame.left;
+      });
+    const distance = await gap();
+    expect(distance, situation).toBeGreaterThan(200);
+    const clickedAt = await page.evaluate(() => performance.now());
+    await carousel.getByRole("button", { name: "Volgende" }).click();
+
+    // The page's clock stands still between steps: each step runs one animation frame,
+    // whose time the page notes, and the slide must be where the formula puts it then
+    // (spring.ts, which tests/unit/islands/spring.test.ts holds to the formula).
+    const noteNextFrame = () =>
+      page.evaluate(() => {
+        requestAnimationFrame((time) => {
+          (window as unknown as { frameTime: number }).frameTime = time;
+        });
+      });
+    const path: number[] = [];
+    await noteNextFrame();
+    for (let frame = 0; frame < 20; frame++) {
+      await page.clock.runFor(16);
+      const frameTime = await page.evaluate(() => (window as unknown as { frameTime: number }).frameTime);
+      const moved = distance - (await gap());
+      await noteNextFrame();
+      const spring = createSpring({ friction: 0.28, attraction: 0.025 });
+      spring.retarget(distance);
+      spring.advance(frameTime - clickedAt);
+      expect(moved, `${situation}: at ${Math.round(frameTime - clickedAt)} ms`).toBeCloseTo(
+        spring.position,
+        0,
+      );
+      path.push(moved);
+    }
+    expect(
+      path.every((x, i) => i === 0 || x >= (path[i - 1] as number)),
+      "onwards every frame",
+    ).toBe(true);
+    expect(Math.max(...path), "not there yet after a third of a second").toBeLessThan(distance);
+    await page.clock.runFor(2000);
+    // keen keeps its track to a millionth of the frame's width.
+    expect(await gap(), "resting on the second slide").toBeCloseTo(0, 2);
+    await expect(currentDot(carousel)).toHaveAttribute("aria-label", "Dia 2 van 5");
+  });
+
+  test("jumps instead of gliding for a shopper who prefers reduced motion @js-only", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await freezeTime(page);
+    await page.goto(library.nl);
+    const carousel = still(page);
+    await reach(carousel);
+    await carousel.getByRole("button", { name: "Dia 3 van 5" }).click();
+    await page.clock.runFor(20);
+    expect(await slidesInView(carousel)).toEqual([3]);
+    const third = await carousel.evaluate((root) => {
+      const frame = (root.querySelector(".carousel__frame") as HTMLElement).getBoundingClientRect();
+      return (
+        (root.querySelectorAll(".carousel__slide")[2] as HTMLElement).getBoundingClientRect().left -
+        frame.left
+      );
+    });
+    expect(third, "the very next frame shows it in place").toBeCloseTo(0, 2);
+  });
+
+  test("shows the slide the shopper left after a link and Back, and after a reload @js-only", async ({
+    page,
+    situation,
+  }) => {
+    const book = "/assortiment/fotoboeken/exclusief-fotoboek";
+    const images = (p: Page) => p.locator("#product-images");
+    // Time stands still unless the test moves it: a slide that glided back into place
+    // would still be on its way.
+    await freezeTime(page);
+    await page.goto(book);
+    await reach(images(page));
+    const next = images(page).getByRole("button", { name: "Volgende" });
+    await next.click();
+    await next.click();
+    await page.clock.runFor(3000);
+    await expect(currentDot(images(page))).toHaveAttribute("aria-label", /^Dia 3 van \d$/);
+    // On a wide screen the last position shows the last slides together.
+    const shown = await slidesInView(images(page));
+    expect(shown[0]).toBe(3);
+
+    await page.getByRole("navigation", { name: "Kruimelpad" }).getByRole("link").last().click();
+    await expect(page).not.toHaveURL(new RegExp(`${book}$`));
+    await page.goBack();
+    await expect(page).toHaveURL(new RegExp(`${book}$`));
+    await reach(images(page));
+    await expect(currentDot(images(page)), situation).toHaveAttribute("aria-label", /^Dia 3 van \d$/);
+    // One frame for keen to draw: a glide would have barely started.
+    await page.clock.runFor(20);
+    expect(await slidesInView(images(page)), `${situation}: in place at once`).toEqual(shown);
+    expect(
+      await page.evaluate(() => history.state?.fotohoek?.carousel),
+      "kept in the history entry, for this carousel only (the related products turn by themselves)",
+    ).toEqual({ "product-images": 2 });
+
+    await page.reload();
+    await reach(images(page));
+    await expect(currentDot(images(page)), situation).toHaveAttribute("aria-label", /^Dia 3 van \d$/);
+    await page.clock.runFor(20);
+    expect(await slidesInView(images(page))).toEqual(shown);
   });
 
   test("hides slides out of view from keyboard and screen readers, and passes axe after use @js-only", async ({

@@ -60,6 +60,14 @@ describe("data-ajax-mode", () => {
     expect([...document.querySelectorAll(".t")].map((p) => p.textContent)).toEqual(["ok", "ok"]);
     expect((window as unknown as { hacked?: boolean }).hacked).toBe(false);
   });
+
+  it("leaves out a lazy image's <noscript> copy, so the swapped-in card fetches its photo once", () => {
+    document.body.innerHTML = `<div id="tips"></div>`;
+    const card = `<img data-lazy-src="/p.jpg" src="data:," alt="Fotoboek"><noscript><img src="/p.jpg" alt="Fotoboek" loading="lazy"></noscript>`;
+    insert([document.getElementById("tips") as HTMLElement], card, "replace");
+    expect(document.querySelectorAll("#tips img")).toHaveLength(1);
+    expect(document.querySelector("#tips img")?.getAttribute("data-lazy-src")).toBe("/p.jpg");
+  });
 });
 
 describe("the request", () => {

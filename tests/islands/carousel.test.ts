@@ -1,18 +1,21 @@
 // @vitest-environment happy-dom
 import { screen, within } from "@testing-library/dom";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { analyticsEventType } from "../../islands/analytics/track.ts";
 import * as carousel from "../../islands/carousel/carousel.ts";
 import { carouselSpec, mount } from "../../islands/carousel/carousel.ts";
 import type { CarouselProps } from "../../islands/carousel/contract.ts";
 import { brokenImageClass } from "../../islands/image-error/image-error.ts";
+import { flushPageState } from "../../islands/runtime/history-state.ts";
 import { readProps } from "../../islands/runtime/props.ts";
 import { createRuntime } from "../../islands/runtime/runtime.ts";
 import { closeExamples, exampleHtml } from "../support/examples.ts";
 import { FakeObserver } from "../support/fake-intersection-observer.ts";
 
-// happy-dom has no layout: every slide measures as wide as the carousel, so each one is
-// a position of its own, and where keen puts the slides cannot be checked here (the
+// happy-dom has no layout: every slide measures 1 px, as wide as the carousel, so each one
+// is a position of its own, and where keen puts the slides cannot be checked here (the
 // Playwright journey in tests/e2e/carousel-share.spec.ts does that in a real browser).
+// The tests of the movement give the carousel a width of its own (withLayout).
 
 /**
  * The pattern library's examples: five product pictures as photos, with srcset and still
@@ -46,6 +49,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
   document.body.innerHTML = "";
+  vi.restoreAllMocks();
+  // The slides a test moved to are remembered in the history entry, which the next test shares.
+  flushPageState();
+  window.history.replaceState(null, "");
 });
 
 describe("the carousel's markup, before any script runs", () => {
@@ -147,8 +154,10 @@ describe("the carousel island", () => {
 
     key(root.querySelector(".carousel__next") as Element, "ArrowRight");
     await vi.waitFor(() => expect(currentDot(root)).toBe("Dia 2 van 5"));
-    await vi.waitFor(() =>
-      expect(slides(root).map((s) => s.hasAttribute("inert"))).toEqual([true, false, true, true, true]),
+    // Once the spring has settled (a real half second here: each slide is 1 px wide).
+    await vi.waitFor(
+      () => expect(slides(root).map((s) => s.hasAttribute("inert"))).toEqual([true, false, true, true, true]),
+      { timeout: 5000 },
     );
 
     (root.querySelector(".carousel__next") as HTMLButtonElement).click();
@@ -319,6 +328,288 @@ describe("the carousel's autoplay on the page", () => {
     unmount = mount(root);
     expect(within(root).getByRole("button", { name: "Afspelen" })).toBeTruthy();
     expect(root.querySelector(".carousel__frame")?.getAttribute("aria-live")).toBe("polite");
+  });
+});
+
+/** Gives the frame, the list and each slide a width (happy-dom has no layout), so the slides are `width` px apart. */
+function withLayout(width = 400): void {
+  const measured = (el: HTMLElement) =>
+    el.matches(".carousel__frame, .carousel__slides, .carousel__slide") ? width : 0;
+  vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
+    const w = measured(this);
+    return { x: 0, y: 0, top: 0, left: 0, right: w, bottom: 300, width: w, height: 300, toJSON: () => ({}) };
+  });
+  vi.spyOn(HTMLElement.prototype, "offsetWidth", "get").mockImplementation(function (this: HTMLElement) {
+    return measured(this);
+  });
+}
+
+/** Animation frames that come only when the test runs them, 1000/60 ms apart on the page's clock. */
+function manualFrames() {
+  let now = 1000;
+  let waiting = new Map<number, FrameRequestCallback>();
+  let lastId = 0;
+  vi.spyOn(window.performance, "now").mockImplementation(() => now);
+  vi.spyOn(window, "requestAnimationFrame").mockImplementation((callback) => {
+    waiting.set(++lastId, callback);
+    return lastId;
+  });
+  vi.spyOn(window, "cancelAnimationFrame").mockImplementation((id) => {
+    waiting.delete(id);
+  });
+  return {
+    run(count = 1): void {
+      for (let i = 0; i < count; i++) {
+        now += 1000 / 60;
+        const due = [...waiting.values()];
+        waiting = new Map();
+        for (const callback of due) callback(now);
+      }
+    },
+    get waiting(): number {
+      return waiting.size;
+    },
+  };
+}
+
+/** How far the slider has moved, in px: keen places each slide with a transform. */
+const moved = (root: HTMLElement) =>
+  0 -
+  Number.parseFloat(/translate3d\((-?[\d.e-]+)px/.exec(slides(root)[0]?.style.transform ?? "")?.[1] ?? "0");
+const inert = (root: HTMLElement) => slides(root).map((s) => s.hasAttribute("inert"));
+
+/** A stand-in for prefers-reduced-motion that the test can change while the page is open. */
+function reducedMotion(initially: boolean) {
+  const setting = { reduce: initially };
+  vi.stubGlobal(
+    "matchMedia",
+    (query: string) =>
+      ({ matches: query.includes("reduce") && setting.reduce, media: query }) as MediaQueryList,
+  );
+  return setting;
+}
+
+describe("the carousel's movement", () => {
+  it("keeps the spec's constants in one place: friction 0.28, selected attraction 0.025, 150 ms, 3 px", () => {
+    expect(carouselSpec.spring).toEqual({ friction: 0.28, attraction: 0.025 });
+    expect(carouselSpec.resizeDebounceMs).toBe(150);
+    expect(carouselSpec.dragThresholdPx).toBe(3);
+  });
+
+  it("takes a button click to the next slide by the spring, frame by frame, and lands on it", async () => {
+    withLayout(400);
+    const frames = manualFrames();
+    const root = await render("nl");
+    unmount = mount(root);
+    frames.run();
+    expect(moved(root)).toBe(0);
+
+    within(root).getByRole("button", { name: "Volgende" }).click();
+    expect(moved(root), "nothing jumps on the click").toBe(0);
+    frames.run();
+    // The formula's first frame: (400 × 0.025) × (1 − 0.28).
+    expect(moved(root)).toBeCloseTo(7.2, 6);
+    const path = [moved(root)];
+    for (let n = 0; n < 400 && frames.waiting > 0; n++) {
+      frames.run();
+      path.push(moved(root));
+    }
+    expect(path.length, "a glide of well over a second at 60 Hz").toBeGreaterThan(60);
+    expect(path.length).toBeLessThan(150);
+    expect(
+      path.every((x, i) => i === 0 || x >= (path[i - 1] as number)),
+      "always onwards",
+    ).toBe(true);
+    expect(Math.max(...path), "never past the slide").toBe(400);
+    expect(path.at(-1)).toBe(400);
+    expect(
+      path.findIndex((x) => x >= 200),
+      "half way after about 12 frames",
+    ).toBe(11);
+    expect(currentDot(root)).toBe("Dia 2 van 5");
+    expect(inert(root)).toEqual([true, false, true, true, true]);
+  });
+
+  it("jumps for a shopper who prefers reduced motion, asking at every move", async () => {
+    withLayout(400);
+    const frames = manualFrames();
+    const setting = reducedMotion(true);
+    const root = await render("nl");
+    unmount = mount(root);
+    frames.run();
+    const next = within(root).getByRole("button", { name: "Volgende" });
+
+    next.click();
+    expect(currentDot(root)).toBe("Dia 2 van 5");
+    expect(inert(root), "settled at once").toEqual([true, false, true, true, true]);
+    frames.run();
+    expect(moved(root), "there in the very next frame").toBe(400);
+    expect(frames.waiting, "and nothing left to animate").toBe(0);
+
+    setting.reduce = false;
+    next.click();
+    frames.run();
+    expect(moved(root), "the setting changed: the next move glides").toBeCloseTo(407.2, 6);
+
+    setting.reduce = true;
+    next.click();
+    expect(currentDot(root), "a jump again, from where the glide was").toBe("Dia 4 van 5");
+    frames.run();
+    expect(moved(root)).toBe(1200);
+  });
+
+  it("goes on from where it is heading: two quick clicks go two slides, keeping the speed", async () => {
+    withLayout(400);
+    const frames = manualFrames();
+    const root = await render("nl");
+    unmount = mount(root);
+    const next = within(root).getByRole("button", { name: "Volgende" });
+    next.click();
+    frames.run(5);
+    const before = moved(root);
+    frames.run();
+    const here = moved(root);
+    // The formula's velocity is what the position gained in the last frame.
+    const velocity = here - before;
+    next.click();
+    frames.run();
+    // keen keeps its track to a millionth of the frame's width: 0.0004 px here.
+    expect(moved(root)).toBeCloseTo(here + (velocity + (800 - here) * 0.025) * 0.72, 2);
+    frames.run(300);
+    expect(moved(root)).toBe(800);
+    expect(currentDot(root)).toBe("Dia 3 van 5");
+  });
+});
+
+describe("the carousel and the Back button", () => {
+  const still = "carousel-still";
+  const remembered = () =>
+    (window.history.state as { fotohoek?: { carousel?: Record<string, number> } } | null)?.fotohoek?.carousel;
+
+  it("remembers the slide the shopper moves to in the history entry, beside what others keep there", async () => {
+    window.history.replaceState({ router: "kept", fotohoek: { tab: "uploads" } }, "");
+    const root = await render("nl");
+    unmount = mount(root);
+    within(root).getByRole("button", { name: "Volgende" }).click();
+    within(root).getByRole("button", { name: "Dia 4 van 5" }).click();
+    const replace = vi.spyOn(window.history, "replaceState");
+    flushPageState();
+    expect(replace, "one write for both moves").toHaveBeenCalledTimes(1);
+    expect(window.history.state).toEqual({
+      router: "kept",
+      fotohoek: { tab: "uploads", carousel: { [still]: 3 } },
+    });
+    replace.mockRestore();
+  });
+
+  it("starts at the remembered slide, at once, on a page loaded for Back", async () => {
+    withLayout(400);
+    const frames = manualFrames();
+    window.history.replaceState({ fotohoek: { carousel: { [still]: 2, other: 4 } } }, "");
+    const root = await render("nl");
+    unmount = mount(root);
+    expect(currentDot(root)).toBe("Dia 3 van 5");
+    expect(inert(root)).toEqual([true, true, false, true, true]);
+    frames.run();
+    expect(moved(root)).toBe(800);
+    expect(frames.waiting).toBe(0);
+  });
+
+  it("does not start autoplay again where the shopper had moved the slides", async () => {
+    window.history.replaceState({ fotohoek: { carousel: { "carousel-photos": 1 } } }, "");
+    const root = await render("nl", { autoplay: true });
+    unmount = mount(root);
+    expect(currentDot(root)).toBe("Dia 2 van 5");
+    expect(within(root).getByRole("button", { name: "Afspelen" })).toBeTruthy();
+  });
+
+  it("shows the remembered slide at once when the page comes back from the back/forward cache or another entry", async () => {
+    withLayout(400);
+    const frames = manualFrames();
+    const root = await render("nl");
+    unmount = mount(root);
+
+    window.history.replaceState({ fotohoek: { carousel: { [still]: 3 } } }, "");
+    // happy-dom's PageTransitionEvent is a plain Event: give it the browser's flag.
+    const pageshow = (persisted: boolean) =>
+      window.dispatchEvent(Object.defineProperty(new Event("pageshow"), "persisted", { value: persisted }));
+    pageshow(false);
+    expect(currentDot(root), "a fresh load has read it already").toBe("Dia 1 van 5");
+    pageshow(true);
+    expect(currentDot(root)).toBe("Dia 4 van 5");
+    frames.run();
+    expect(moved(root)).toBe(1200);
+
+    window.history.replaceState({ fotohoek: { carousel: { [still]: 1 } } }, "");
+    window.dispatchEvent(new PopStateEvent("popstate", { state: window.history.state }));
+    expect(currentDot(root)).toBe("Dia 2 van 5");
+    frames.run();
+    expect(moved(root)).toBe(400);
+    expect(remembered(), "restoring writes nothing").toEqual({ [still]: 1 });
+  });
+});
+
+describe("the carousel's analytics", () => {
+  const counted = () => {
+    const events: unknown[] = [];
+    document.addEventListener(analyticsEventType, (event) => events.push((event as CustomEvent).detail));
+    return events;
+  };
+  const move = (index: number, via: string) => ({
+    event: "carousel.move",
+    properties: { carousel: "carousel-still", index, via },
+  });
+
+  it("counts each move of the shopper's that reaches another slide, saying how", async () => {
+    const events = counted();
+    const root = await render("nl");
+    unmount = mount(root);
+    const region = within(root);
+    region.getByRole("button", { name: "Vorige" }).click();
+    region.getByRole("button", { name: "Volgende" }).click();
+    region.getByRole("button", { name: "Dia 4 van 5" }).click();
+    key(root, "ArrowLeft");
+    const frame = root.querySelector(".carousel__frame") as HTMLElement;
+    const pointer = (type: string, x: number, target: EventTarget = window) =>
+      target.dispatchEvent(
+        new PointerEvent(type, {
+          pointerId: 1,
+          pointerType: "mouse",
+          clientX: x,
+          clientY: 100,
+          bubbles: true,
+        }),
+      );
+    pointer("pointerdown", 200, frame);
+    pointer("pointermove", 199);
+    pointer("pointermove", 198);
+    pointer("pointerup", 198);
+    expect(events, "a press on Vorige at the first slide moves nothing, and is not counted").toEqual([
+      move(1, "button"),
+      move(3, "dot"),
+      move(2, "key"),
+    ]);
+    // Each slide is 1 px wide here (no layout): a 4 px drag reaches the last one.
+    pointer("pointerdown", 200, frame);
+    pointer("pointermove", 198);
+    pointer("pointermove", 196);
+    pointer("pointerup", 196);
+    expect(events.at(-1)).toEqual(move(4, "drag"));
+  });
+
+  it("does not count autoplay's moves, nor remember them", async () => {
+    withLayout(400);
+    const frames = manualFrames();
+    const events = counted();
+    const root = await render("nl", { autoplay: true });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    unmount = mount(root);
+    vi.advanceTimersByTime(3000);
+    frames.run(200);
+    expect(currentDot(root)).toBe("Dia 2 van 5");
+    flushPageState();
+    expect(events).toEqual([]);
+    expect(window.history.state).toBeNull();
   });
 });
 

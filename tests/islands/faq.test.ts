@@ -4,6 +4,7 @@ import { Eta } from "eta";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import * as faqIsland from "../../islands/faq/faq.ts";
 import { mount } from "../../islands/faq/faq.ts";
+import { flushPageState } from "../../islands/runtime/history-state.ts";
 import { createRuntime } from "../../islands/runtime/runtime.ts";
 import { paths } from "../../server/app.ts";
 import { projectRoot } from "../../server/config.ts";
@@ -23,6 +24,8 @@ let unmount: (() => void) | undefined;
 afterEach(() => {
   unmount?.();
   unmount = undefined;
+  flushPageState();
+  window.history.replaceState(null, "");
   document.body.innerHTML = "";
 });
 
@@ -92,6 +95,43 @@ describe("the FAQ list, with JavaScript", () => {
     unmount = undefined;
     expect(document.querySelector("summary[aria-expanded]")).toBeNull();
     expect(item("Levering").open).toBe(true);
+  });
+});
+
+describe("the FAQ list after Back or Forward", () => {
+  const position = (title: string) => [...document.querySelectorAll("details")].indexOf(item(title));
+
+  it("keeps which topics are open in the history entry", async () => {
+    render("nl", { topicId: "delivery" });
+    summary("Betalen").click();
+    await waitFor(() => expect(item("Levering").open).toBe(false));
+    flushPageState();
+    expect(window.history.state).toEqual({ fotohoek: { "faq#faq-nav": [position("Betalen")] } });
+  });
+
+  it("opens the topics the history entry kept rather than the ones the page starts with", async () => {
+    document.body.innerHTML = eta.render("/partials/faq", {
+      faq: { nav: faqNavigation(services, "nl", { topicId: "delivery" }) },
+    });
+    const payment = position("Betalen");
+    document.body.innerHTML = "";
+    window.history.replaceState({ fotohoek: { "faq#faq-nav": [payment] } }, "");
+    render("nl", { topicId: "delivery" });
+    expect(item("Betalen").open).toBe(true);
+    expect(item("Levering").open).toBe(false);
+    expect(summary("Betalen").getAttribute("aria-expanded")).toBe("true");
+    expect(summary("Levering").getAttribute("aria-expanded")).toBe("false");
+    // The toggles that restoring caused keep the same state, and close nothing else.
+    await waitFor(() => expect(document.querySelectorAll("details[open]")).toHaveLength(1));
+    flushPageState();
+    expect(window.history.state).toEqual({ fotohoek: { "faq#faq-nav": [payment] } });
+  });
+
+  it("keeps that no topic is open, when the shopper closed them all", async () => {
+    window.history.replaceState({ fotohoek: { "faq#faq-nav": [] } }, "");
+    render("de", { topicId: "payment" });
+    expect(document.querySelectorAll("details[open]")).toHaveLength(0);
+    expect(summary("Bezahlung").getAttribute("aria-expanded")).toBe("false");
   });
 });
 

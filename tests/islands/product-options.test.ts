@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { selectionStore } from "../../islands/product/selection-store.ts";
 import * as productOptions from "../../islands/product-options/product-options.ts";
 import { mount } from "../../islands/product-options/product-options.ts";
+import { flushPageState } from "../../islands/runtime/history-state.ts";
 import { createRuntime } from "../../islands/runtime/runtime.ts";
 import { shareLinks } from "../../server/domain/share-links.ts";
 import { type TestShop, testShop } from "../support/app.ts";
@@ -27,10 +28,16 @@ afterAll(() => shop.close());
 let unmount: (() => void) | undefined;
 afterEach(() => {
   unmount?.();
+  flushPageState();
   document.body.innerHTML = "";
 });
 
-function open(url: string): HTMLElement {
+/**
+ * Renders the page and mounts the island. `before` runs first, on the server's markup:
+ * what the browser does before scripts run (restoring form controls after Back), and
+ * `state` is the history entry's state as Back brings it.
+ */
+function open(url: string, before?: (element: HTMLElement) => void, state: unknown = null): HTMLElement {
   const html = pages.get(url) ?? "";
   document.documentElement.lang = /<html lang="(\w+)"/.exec(html)?.[1] ?? "nl";
   // The head's title as the browser reads it (entities decoded), without loading the head's stylesheets.
@@ -38,9 +45,10 @@ function open(url: string): HTMLElement {
   title.innerHTML = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
   document.title = title.content.textContent ?? "";
   document.body.innerHTML = html.slice(html.indexOf("<body>") + 6, html.indexOf("</body>"));
-  window.history.replaceState(null, "", url);
+  window.history.replaceState(state, "", url);
   const element = document.querySelector<HTMLElement>('[data-island="product-options"]');
   if (!element) throw new Error("no product-options island");
+  before?.(element);
   unmount = mount(element);
   return element;
 }
@@ -146,6 +154,85 @@ describe("the product options, with JavaScript", () => {
     choose(getByLabelText(element, "Ausrichtung") as HTMLSelectElement, "quadratisch");
     expect(window.location.search).toBe("?ausrichtung=quadratisch&format=30x30");
     expect(element.querySelector("[data-product-price]")?.textContent?.replace(/\s/g, " ")).toBe("59,99 €");
+  });
+});
+
+describe("the product options after Back or Forward", () => {
+  const book = "/assortiment/fotoboeken/exclusief-fotoboek";
+  const price = (element: HTMLElement) =>
+    element.querySelector("[data-product-price]")?.textContent?.replace(/\s/g, " ");
+  const selects = (element: HTMLElement) => ({
+    orientation: getByLabelText(element, "Oriëntatie") as HTMLSelectElement,
+    size: getByLabelText(element, "Formaat") as HTMLSelectElement,
+  });
+
+  it("keep each choice in the history entry, beside the address", () => {
+    const element = open(book);
+    choose(selects(element).orientation, "staand");
+    flushPageState();
+    expect(window.history.state).toEqual({
+      fotohoek: { "product-options": { orientation: "portrait", size: "21x30" } },
+    });
+    expect(window.location.search).toBe("?orientatie=staand&formaat=21x30");
+  });
+
+  it("come back as the history entry kept them, with their sizes, price, fields and address", () => {
+    const element = open(book, undefined, {
+      fotohoek: { "product-options": { orientation: "portrait", size: "21x30" } },
+    });
+    const { orientation, size } = selects(element);
+    expect(orientation.value).toBe("staand");
+    expect([...size.options].map((o) => o.value)).toEqual(["21x30"]);
+    expect(price(element)).toBe("€ 49,99");
+    expect(element.querySelector<HTMLInputElement>('input[name="orientation"]')?.value).toBe("portrait");
+    expect(window.location.search).toBe("?orientatie=staand&formaat=21x30");
+    expect(selectionStore.getState().selection).toMatchObject({
+      frontId: "photobook-exclusive-portrait",
+      choice: "Staand, 21x30 cm",
+      price: expect.stringMatching(/^€\s49,99$/),
+      available: true,
+    });
+  });
+
+  it("follow a size the browser restored into its select, rather than show another size's price", () => {
+    const element = open(book, (el) => {
+      selects(el).size.value = "40x30";
+    });
+    expect(price(element)).toBe("€ 74,99");
+    expect(element.querySelector<HTMLInputElement>('input[name="size"]')?.value).toBe("40x30");
+    expect(window.location.search).toBe("?orientatie=liggend&formaat=40x30");
+  });
+
+  it("offer the sizes of an orientation the browser restored, keeping the size as near as it can", () => {
+    const element = open(book, (el) => {
+      selects(el).orientation.value = "staand";
+    });
+    const { size } = selects(element);
+    expect([...size.options].map((o) => o.value)).toEqual(["21x30"]);
+    expect(price(element)).toBe("€ 49,99");
+    expect(selectionStore.getState().selection?.frontId).toBe("photobook-exclusive-portrait");
+  });
+
+  it("ignore a kept choice the product no longer has, and show the server's", () => {
+    const element = open(book, undefined, {
+      fotohoek: { "product-options": { orientation: "portrait", size: "99x99" } },
+    });
+    expect(selects(element).size.value).toBe("30x21");
+    expect(window.location.search).toBe("");
+  });
+
+  it("make the page agree with the selects again when it comes back from the back/forward cache", () => {
+    const element = open(book);
+    const { size } = selects(element);
+    // The cache kept the page as it was, but this select says otherwise (no change event came).
+    size.value = "40x30";
+    // happy-dom's PageTransitionEvent is a plain Event, without `persisted`.
+    const pageshow = (persisted: boolean) => Object.assign(new Event("pageshow"), { persisted });
+    window.dispatchEvent(pageshow(false));
+    expect(price(element)).toBe("€ 49,99");
+    window.dispatchEvent(pageshow(true));
+    expect(price(element)).toBe("€ 74,99");
+    expect(window.location.search).toBe("?orientatie=liggend&formaat=40x30");
   });
 });
 

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, fireEvent, screen } from "@testing-library/react";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { flushPageState } from "../../islands/runtime/history-state.ts";
 import { createRuntime } from "../../islands/runtime/runtime.ts";
 import { mount } from "../../islands/tabs/tabs.tsx";
 import { closeExamples, exampleHtml } from "../support/examples.ts";
@@ -59,6 +60,7 @@ beforeEach(() => {
 afterEach(() => {
   act(() => unmount?.());
   unmount = undefined;
+  flushPageState();
   document.body.innerHTML = "";
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -250,6 +252,54 @@ describe("the tabs island at or below 725 px", () => {
     expect(document.getElementById("pattern-tabs-name")).toBe(input);
     expect(input.value).toBe("Anna");
     expect(document.querySelectorAll("#pattern-tabs-name")).toHaveLength(1);
+  });
+});
+
+describe("the tabs after Back or Forward", () => {
+  const key = "tabs#pattern-tabs";
+  const expanded = () =>
+    screen.getAllByRole("button").map((b) => [b.textContent, b.getAttribute("aria-expanded")]);
+
+  it("keep the active tab and the open sections in the history entry, each entry its own", () => {
+    fakeMedia(true);
+    render();
+    fireEvent.click(screen.getByRole("button", { name: "Derde" }));
+    flushPageState();
+    expect(window.location.hash).toBe("#derde");
+    expect(window.history.state).toEqual({
+      fotohoek: { [key]: { active: "derde", open: ["eerste", "derde"] } },
+    });
+  });
+
+  it("come back as the shopper left them, and leave the scroll position to the browser", () => {
+    fakeMedia(true);
+    const scrollTo = vi.spyOn(window, "scrollTo").mockImplementation(() => {});
+    window.history.replaceState(
+      { fotohoek: { [key]: { active: "tweede", open: ["tweede", "derde"] } } },
+      "",
+      "/patroonbibliotheek#tweede",
+    );
+    render();
+    expect(expanded()).toEqual([
+      ["Eerste", "false"],
+      ["Tweede", "true"],
+      ["Derde", "true"],
+    ]);
+    expect(scrollTo).not.toHaveBeenCalled();
+  });
+
+  it("above 725 px bring back the tab the entry kept, even where the address has no fragment", () => {
+    fakeMedia(false);
+    window.history.replaceState({ fotohoek: { [key]: { active: "derde", open: ["derde"] } } }, "");
+    render();
+    expect(selected().map((t) => t.textContent)).toEqual(["Derde"]);
+  });
+
+  it("ignore a kept section the page no longer has", () => {
+    fakeMedia(false);
+    window.history.replaceState({ fotohoek: { [key]: { active: "vierde", open: ["vierde"] } } }, "");
+    render();
+    expect(selected().map((t) => t.textContent)).toEqual(["Eerste"]);
   });
 });
 

@@ -151,7 +151,7 @@ describe("the FAQ", () => {
   it("switches language to the same question", async () => {
     const res = await get("/klantenservice/faq/fotoboeken/spoedproductie");
     expect(res.body).toContain(
-      '<a href="/kundenservice/faq/fotobuecher/expressproduktion" hreflang="de" lang="de">',
+      '<a href="/kundenservice/faq/fotobuecher/expressproduktion" hreflang="de" lang="de"',
     );
     expect(res.body).toContain(
       '<link rel="alternate" hreflang="de" href="http://shop.test/kundenservice/faq/fotobuecher/expressproduktion">',

@@ -62,9 +62,12 @@ describe("the home page", () => {
 
   it("has a language switcher that leads to the same page in the other language", async () => {
     const nl = (await get("/")).body;
-    expect(nl).toMatch(/<a href="\/de" hreflang="de" lang="de">Deutsch<\/a>/);
+    // Each switch is counted (locale.switch), from this page's language to the other.
+    expect(nl).toMatch(
+      /<a href="\/de" hreflang="de" lang="de" data-analytics="locale.switch" data-analytics-from="nl" data-analytics-to="de">Deutsch<\/a>/,
+    );
     const cart = (await get("/einkaufswagen/inhalt")).body;
-    expect(cart).toMatch(/<a href="\/winkelwagen\/inhoud" hreflang="nl" lang="nl">Nederlands<\/a>/);
+    expect(cart).toMatch(/<a href="\/winkelwagen\/inhoud" hreflang="nl" lang="nl"[^>]*>Nederlands<\/a>/);
   });
 
   it("has a skip link, main navigation, a cart link with its count and a customer-service footer", async () => {

@@ -132,86 +132,141 @@ describe("url", () => {
 });
 
 describe("date", () => {
-  it.each(["2024-02-29", "29-02-2024", "29/2/2024", "1.3.2025", "31-12-1999", "2000-02-29"])(
-    "accepts %s",
+  const nl = form({}, { locale: "nl" });
+  const de = form({}, { locale: "de" });
+
+  it.each(["29-02-2024", "29/2/2024", "1.3.2025", "31-12-1999", "1-2/2024", "28-02-26"])(
+    "accepts %s on a Dutch page, as methods_nl.js does",
+    (value) => expect(check("date", value, {}, nl)).toBe(true),
+  );
+
+  it.each(["29.02.2024", "1.3.2025", "31.12.1999", "3.6.84"])(
+    "accepts %s on a German page, as methods_de.js does",
+    (value) => expect(check("date", value, {}, de)).toBe(true),
+  );
+
+  it.each(["29-02-2024", "29/2/2024", "2024-02-29"])("refuses %s on a German page: only dots", (value) =>
+    expect(check("date", value, {}, de)).toBe(false),
+  );
+
+  it.each(["2024-02-29", "2000-02-29", "2024/2/3", "2024-2-3"])(
+    "accepts the ISO date %s where the page has no language, as jQuery's dateISO",
     (value) => expect(check("date", value)).toBe(true),
   );
 
   it("rejects days that are not on the calendar", () => {
-    expect(check("date", "31-02-2024")).toBe(false);
+    expect(check("date", "31-02-2024", {}, nl)).toBe(false);
+    expect(check("date", "31.04.2024", {}, de)).toBe(false);
+    expect(check("date", "0-1-2024", {}, nl)).toBe(false);
+    expect(check("date", "1-13-2024", {}, nl)).toBe(false);
     expect(check("date", "2023-02-31")).toBe(false);
-    expect(check("date", "31-04-2024")).toBe(false);
-    expect(check("date", "0-1-2024")).toBe(false);
-    expect(check("date", "1-13-2024")).toBe(false);
     expect(check("date", "2024-00-10")).toBe(false);
   });
 
-  it("knows the leap years", () => {
-    expect(check("date", "29-02-2023")).toBe(false);
-    expect(check("date", "29-02-1900")).toBe(false);
-    expect(check("date", "29-02-2000")).toBe(true);
-    expect(check("date", "29-02-2024")).toBe(true);
+  it("knows the leap years, also for a two-digit year", () => {
+    expect(check("date", "29-02-2023", {}, nl)).toBe(false);
+    expect(check("date", "29-02-1900", {}, nl)).toBe(false);
+    expect(check("date", "29-02-2000", {}, nl)).toBe(true);
+    expect(check("date", "29.02.24", {}, de)).toBe(true);
+    expect(check("date", "29.02.25", {}, de)).toBe(false);
+    expect(check("date", "29.02.00", {}, de)).toBe(true);
   });
 
-  it.each(["2024-2-3", "1-2-24", "01-02-20245", "1-2/2024", "2024/02/03", "morgen", "1 2 2024", " 1-2-2024"])(
-    "rejects the unsupported form %s",
-    (value) => expect(check("date", value)).toBe(false),
+  it.each(["1-2-202", "01-02-20245", "2024-02-03", "morgen", "1 2 2024", " 1-2-2024", "1-2-2024 "])(
+    "rejects %s on a Dutch page",
+    (value) => expect(check("date", value, {}, nl)).toBe(false),
+  );
+
+  it.each(["28-02-2026", "28.02.2026", "morgen"])("rejects %s where the page has no language", (value) =>
+    expect(check("date", value)).toBe(false),
   );
 });
 
-describe("number and parseLocaleNumber", () => {
+describe("number and parseLocaleNumber on Dutch and German pages (methods_nl, methods_de)", () => {
   it.each([
-    ["1234.5", 1234.5],
-    ["1,234.5", 1234.5],
     ["1.234,56", 1234.56],
     ["1234,5", 1234.5],
     ["1.234", 1234],
-    ["1,234", 1234],
+    ["1,234", 1.234],
     ["1.234.567", 1234567],
     ["12,34", 12.34],
     ["0,234", 0.234],
+    ["-1.234,5", -1234.5],
+    ["007", 7],
+  ])("reads %s as %d", (value, expected) => {
+    for (const locale of ["nl", "de"] as const) {
+      expect(parseLocaleNumber(value, locale)).toBe(expected);
+      expect(check("number", value, {}, form({}, { locale }))).toBe(true);
+    }
+  });
+
+  it.each([
+    "12.34",
+    "1,234.5",
+    ".5",
+    ",5",
+    "1e5",
+    " 1",
+    "1 ",
+    "1,",
+    "1.",
+    "1-,5",
+    "--1",
+    "-",
+    "1.234.5",
+    "1,234,5",
+    "12.345.67",
+    "١٢",
+    "abc",
+  ])("rejects %s", (value) => {
+    for (const locale of ["nl", "de"] as const) {
+      expect(parseLocaleNumber(value, locale)).toBeUndefined();
+      expect(check("number", value, {}, form({}, { locale }))).toBe(false);
+    }
+  });
+});
+
+describe("number and parseLocaleNumber where the page has no language (jQuery's core)", () => {
+  it.each([
+    ["1234.5", 1234.5],
+    ["1,234.5", 1234.5],
+    ["1,234", 1234],
+    ["1.234", 1.234],
     [".5", 0.5],
     ["-.5", -0.5],
-    ["-1.234,5", -1234.5],
     ["007", 7],
   ])("reads %s as %d", (value, expected) => {
     expect(parseLocaleNumber(value)).toBe(expected);
     expect(check("number", value)).toBe(true);
   });
 
-  it.each([
-    "1e5",
-    " 1",
-    "1 ",
-    "1.",
-    ",5",
-    "1,",
-    "1-.5",
-    "--1",
-    "-",
-    "1.234.5",
-    "1,234,5",
-    "1.234,567.8",
-    "١٢",
-    "abc",
-  ])("rejects %s", (value) => {
-    expect(parseLocaleNumber(value)).toBeUndefined();
-    expect(check("number", value)).toBe(false);
-  });
+  it.each(["1.234,5", "1234,5", "12,34", "1e5", " 1", "1.", "1-.5", "-", "1,234,5", "abc"])(
+    "rejects %s",
+    (value) => {
+      expect(parseLocaleNumber(value)).toBeUndefined();
+      expect(check("number", value)).toBe(false);
+    },
+  );
+});
 
+describe("parseLocaleNumber", () => {
   it("rejects a number too large to hold", () => {
+    expect(parseLocaleNumber("9".repeat(400), "nl")).toBeUndefined();
     expect(parseLocaleNumber("9".repeat(400))).toBeUndefined();
   });
 
-  it("reads back what Intl writes for nl, de and en shoppers", () => {
-    const formats = ["nl-NL", "de-DE", "en-US"].map(
-      (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: true }),
-    );
+  it("reads back what Intl writes for nl and de shoppers, and English without a language", () => {
+    const formats = [
+      ["nl", "nl-NL"],
+      ["de", "de-DE"],
+      [undefined, "en-US"],
+    ] as const;
     fc.assert(
       fc.property(fc.integer({ min: -1e13, max: 1e13 }), (cents) => {
         const amount = cents / 100;
-        for (const format of formats) {
-          expect(parseLocaleNumber(format.format(amount))).toBe(amount);
+        for (const [locale, intl] of formats) {
+          const format = new Intl.NumberFormat(intl, { maximumFractionDigits: 2, useGrouping: true });
+          expect(parseLocaleNumber(format.format(amount), locale)).toBe(amount);
         }
       }),
     );
@@ -391,12 +446,17 @@ describe("length, minlength and maxlength", () => {
 });
 
 describe("range, min and max", () => {
-  it("compares the number the shopper typed in their own notation", () => {
-    expect(check("range", "1.234,5", { min: "1000", max: "2000" })).toBe(true);
+  it("compares the number the shopper typed in the page's notation", () => {
+    const nl = form({}, { locale: "nl" });
+    expect(check("range", "1.234,5", { min: "1000", max: "2000" }, nl)).toBe(true);
+    expect(check("range", "2.000,01", { min: "1000", max: "2000" }, nl)).toBe(false);
+    expect(check("range", "0,5", { min: "0.5", max: "1" }, nl)).toBe(true);
+    expect(check("range", "0,49", { min: "0.5", max: "1" }, nl)).toBe(false);
+    // "1,234" is a little more than one on a Dutch page, and 1234 in English.
+    expect(check("max", "1,234", { max: "2" }, nl)).toBe(true);
+    expect(check("max", "1,234", { max: "2" })).toBe(false);
     expect(check("range", "1,234.5", { min: "1000", max: "2000" })).toBe(true);
-    expect(check("range", "2.000,01", { min: "1000", max: "2000" })).toBe(false);
-    expect(check("range", "0,5", { min: "0.5", max: "1" })).toBe(true);
-    expect(check("range", "0,49", { min: "0.5", max: "1" })).toBe(false);
+    expect(check("range", "1,234.5", { min: "1000", max: "2000" }, nl)).toBe(false);
   });
 
   it("is one-sided when a bound is absent", () => {
@@ -406,10 +466,12 @@ describe("range, min and max", () => {
   });
 
   it("compares numbers, not text", () => {
-    expect(check("min", "10", { min: "5" })).toBe(true);
-    expect(check("min", "4,99", { min: "5" })).toBe(false);
-    expect(check("max", "5", { max: "10" })).toBe(true);
-    expect(check("max", "10,5", { max: "10" })).toBe(false);
+    const de = form({}, { locale: "de" });
+    expect(check("min", "10", { min: "5" }, de)).toBe(true);
+    expect(check("min", "4,99", { min: "5" }, de)).toBe(false);
+    expect(check("max", "5", { max: "10" }, de)).toBe(true);
+    expect(check("max", "10,5", { max: "10" }, de)).toBe(false);
+    expect(check("max", "9.5", { max: "10" })).toBe(true);
   });
 
   it("fails when the shopper did not type a number", () => {

@@ -5,11 +5,15 @@ import {
   coastStep,
   decayPerFrame,
   dragPosition,
-  easedPosition,
+  followPerFrame,
+  followStep,
+  type Motion,
+  motionStep,
   releaseVelocity,
   type Sample,
   stopSpeed,
 } from "../../../islands/viewer360/spin.ts";
+import { dragDirection } from "../../../islands/viewer360/use-gestures.ts";
 
 const last = 35;
 const width = 700;
@@ -107,11 +111,100 @@ describe("the 360 viewer's buttons", () => {
     expect(buttonStep(18)).toBe(2);
     expect(buttonStep(4)).toBe(1);
   });
+});
 
-  it("ease out: fast at first, then settle on the target", () => {
-    expect(easedPosition(0, 3, 0)).toBe(0);
-    expect(easedPosition(0, 3, 175)).toBeGreaterThan(1.5);
-    expect(easedPosition(0, 3, 350)).toBe(3);
-    expect(easedPosition(0, 3, 1000)).toBe(3);
+/** Runs the motion at `hz` until it rests; returns every shown position on the way. */
+function runMotion(start: Motion, hz = 60): number[] {
+  const positions: number[] = [];
+  let motion = start;
+  for (let i = 0; i < 10_000; i++) {
+    const next = motionStep(motion, 1000 / hz, last);
+    motion = next;
+    positions.push(next.position);
+    if (!next.moving) return positions;
+  }
+  throw new Error("the motion never came to rest");
+}
+
+describe("the shown frame following the pointer", () => {
+  it("covers a fixed share of the way per 60 Hz frame, not the whole way at once", () => {
+    const next = followStep(0, 10, frame);
+    expect(next).toBeCloseTo(10 * followPerFrame);
+    expect(followStep(next, 10, frame)).toBeCloseTo(10 * (1 - (1 - followPerFrame) ** 2));
+  });
+
+  it("eases the same on a 120 Hz screen: two half steps land where one whole step does", () => {
+    const whole = followStep(3, 20, frame);
+    const halves = followStep(followStep(3, 20, frame / 2), 20, frame / 2);
+    expect(halves).toBeCloseTo(whole, 10);
+  });
+
+  it("arrives exactly, in about a quarter of a second", () => {
+    const positions = runMotion({ position: 0, target: 10, velocity: 0 });
+    expect(positions.at(-1)).toBe(10);
+    expect(positions.length * frame).toBeGreaterThan(200);
+    expect(positions.length * frame).toBeLessThan(600);
+    // Never overshoots: an exponential ease only approaches.
+    expect(Math.max(...positions)).toBe(10);
+  });
+
+  it("takes as long on a 120 Hz screen as on a 60 Hz one", () => {
+    const at60 = runMotion({ position: 0, target: 10, velocity: 0 }, 60).length / 60;
+    const at120 = runMotion({ position: 0, target: 10, velocity: 0 }, 120).length / 120;
+    expect(Math.abs(at120 - at60)).toBeLessThan(2 / 60);
+  });
+});
+
+describe("momentum after letting go, with the ease on top", () => {
+  it("coasts on past where the pointer let go, then rests", () => {
+    const positions = runMotion({ position: 9, target: 10, velocity: 0.02 });
+    expect(positions.at(-1) as number).toBeGreaterThan(12);
+    expect(positions.at(-1) as number).toBeLessThan(last);
+    // Rests on the coasting target, and never backs up on the way.
+    expect(positions.every((p, i) => i === 0 || p >= (positions[i - 1] as number))).toBe(true);
+  });
+
+  it("coasts the same distance on a 120 Hz screen", () => {
+    const at60 = runMotion({ position: 10, target: 10, velocity: 0.02 }, 60).at(-1) as number;
+    const at120 = runMotion({ position: 10, target: 10, velocity: 0.02 }, 120).at(-1) as number;
+    // Apart from where the last step falls when it drops below the stop speed: a few hundredths of a frame.
+    expect(at60 - 10).toBeGreaterThan(3);
+    expect(Math.abs(at120 - at60)).toBeLessThan(0.05);
+  });
+
+  it("stops at the last frame however hard the flick, and never wraps to the first", () => {
+    const positions = runMotion({ position: 30, target: 33, velocity: 0.5 });
+    expect(positions.at(-1)).toBe(last);
+    expect(Math.max(...positions)).toBe(last);
+    expect(Math.min(...positions)).toBeGreaterThanOrEqual(30);
+  });
+
+  it("stops at the first frame when flicked backwards", () => {
+    const positions = runMotion({ position: 4, target: 2, velocity: -0.5 });
+    expect(positions.at(-1)).toBe(0);
+    expect(Math.min(...positions)).toBe(0);
+    expect(Math.max(...positions)).toBeLessThanOrEqual(4);
+  });
+
+  it("keeps a target beyond the ends inside them", () => {
+    expect(motionStep({ position: 35, target: 40, velocity: 0 }, frame, last).target).toBe(last);
+    expect(motionStep({ position: 0, target: -4, velocity: 0 }, frame, last).position).toBe(0);
+  });
+
+  it("rests once nothing moves", () => {
+    expect(motionStep({ position: 7, target: 7, velocity: 0 }, frame, last).moving).toBe(false);
+  });
+});
+
+describe("telling a turn from a page scroll", () => {
+  it("waits until the pointer has moved a few pixels", () => {
+    expect(dragDirection(3, -4)).toBeUndefined();
+  });
+
+  it("turns on a sideways move and leaves an upright one to the page", () => {
+    expect(dragDirection(12, 4)).toBe("sideways");
+    expect(dragDirection(-12, 4)).toBe("sideways");
+    expect(dragDirection(4, 12)).toBe("upright");
+    expect(dragDirection(-3, -20)).toBe("upright");
   });
 });

@@ -1,0 +1,108 @@
+import type { FastifyInstance } from "fastify";
+import {
+  createSearchIndex,
+  cutQuery,
+  type SearchHit,
+  type SearchIndex,
+  type SearchKind,
+} from "../domain/search.ts";
+import { searchDocuments } from "../domain/search-documents.ts";
+import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { Services } from "../http/services.ts";
+import { type Locale, perLocale } from "../i18n/locales.ts";
+
+/** How many suggestions the field offers as the shopper types; the results page lists every hit. */
+export const suggestionLimit = 6;
+
+const kinds: readonly SearchKind[] = ["faq", "product"];
+
+/** The index per language: made at start-up, and again once the FAQ's files were taken in anew. */
+function searchIndexes(services: Services): (locale: Locale) => SearchIndex {
+  const { faq, catalogue, i18n, links } = services;
+  const build = () =>
+    perLocale((locale) =>
+      createSearchIndex(
+        searchDocuments({
+          locale,
+          topics: faq.topics(locale),
+          catalogue,
+          questionHref: (topic, question) =>
+            i18n.routes.pathFor("faqQuestion", locale, { topic: topic.slug, question }),
+          productHref: (product) => links.product(product, locale),
+        }),
+        locale,
+      ),
+    );
+  let version = faq.version();
+  let indexes = build();
+  return (locale) => {
+    // Cheap: the FAQ looks at its files' times at most every few seconds.
+    if (faq.version() !== version) {
+      version = faq.version();
+      indexes = build();
+    }
+    return indexes[locale];
+  };
+}
+
+/**
+ * The support search: a results page for the form on the customer-service, FAQ and
+ * delivery-times pages (GET, field q), and the same address answering an ajax request
+ * with the suggestions the field shows as the shopper types.
+ *
+ * The answer depends on whatever a shopper types, so it is noindex and never kept in the
+ * page cache: a copy per query would push the shop's shared pages out of it. The index
+ * makes each answer cheap, and the header's cart count is always the shopper's own.
+ */
+export function searchRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+  const { i18n } = services;
+  const indexFor = searchIndexes(services);
+
+  localizedRoute(app, i18n.routes, live, "search", "GET", async (request, reply) => {
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const query = cutQuery((request.query as Record<string, unknown>).q);
+    const hits = query ? indexFor(locale).search(query) : [];
+    const view = (hit: SearchHit, position: number) => ({
+      kind: hit.document.kind,
+      kindLabel: t(`search.kinds.${hit.document.kind}`),
+      title: hit.document.title,
+      href: hit.document.href,
+      context: hit.document.context,
+      snippet: hit.snippet,
+      position,
+    });
+    reply.header("x-robots-tag", "noindex");
+    return reply.page(
+      "pages/search",
+      () => ({
+        title: query ? t("search.titleFor", { query }) : t("search.title"),
+        description: t("search.description"),
+        crumbs: [
+          { label: t("customerService.title"), href: i18n.routes.pathFor("customerService", locale) },
+          { label: t("search.breadcrumb") },
+        ],
+        query,
+        total: hits.length,
+        groups: kinds
+          .map((kind) => ({
+            kind,
+            heading: t(`search.groups.${kind}`),
+            results: hits.filter((hit) => hit.document.kind === kind).map((hit, i) => view(hit, i + 1)),
+          }))
+          .filter((group) => group.results.length > 0),
+        suggestions: {
+          items: hits.slice(0, suggestionLimit).map((hit, i) => view(hit, i + 1)),
+          total: hits.length,
+          allHref: `${i18n.routes.pathFor("search", locale)}?${new URLSearchParams({ q: query })}`,
+        },
+      }),
+      {
+        noindex: true,
+        fragment: "partials/support-search-suggestions",
+        // The language switcher searches the same words in the other language.
+        ...(query ? { alternateQuery: perLocale(() => new URLSearchParams({ q: query }).toString()) } : {}),
+      },
+    );
+  });
+}
