@@ -1,6 +1,6 @@
 /**
  * The carousel's spring: what moves it to the selected slide (Flickity's physics with the
- * spec's constants). Per 60 Hz frame, as issue 16 specifies it:
+ * spec's constants). Per 60 Hz frame, as the shop specifies it:
  *
  *     velocity += (target − position) × attraction
  *     velocity *= 1 − friction
