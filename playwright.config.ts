@@ -115,9 +115,15 @@ export default defineConfig<ShopOptions>({
       LOG_LEVEL: "warn",
       // The pattern library shows every behaviour live; the behaviour journeys use it.
       PATTERN_LIBRARY: "true",
-      // Every journey posts from 127.0.0.1; the contact form's own limit is tested in tests/server.
+      // Every journey posts from 127.0.0.1; the limits per client are tested in tests/server.
       CONTACT_RATE_LIMIT: "10000",
       SIGNUP_RATE_LIMIT: "10000",
+      CART_RATE_LIMIT: "10000",
+      CART_CHANGE_RATE_LIMIT: "10000",
+      ADDRESS_RATE_LIMIT: "10000",
+      UPLOAD_RATE_LIMIT: "10000",
+      PROJECT_RATE_LIMIT: "10000",
+      ANALYTICS_RATE_LIMIT: "10000",
     },
   },
 });

@@ -15,19 +15,24 @@ import { parseCutOff } from "./domain/delivery-times.ts";
 import { type Faq, loadFaq } from "./domain/faq.ts";
 import { analyticsCounters } from "./http/analytics-counters.ts";
 import { assetResolver, loadManifest } from "./http/assets.ts";
-import { registerErrorPages } from "./http/errors.ts";
+import { clientLimits } from "./http/client-limits.ts";
+import { frameworkErrors, registerErrorPages } from "./http/errors.ts";
 import { registerFunnelCounting } from "./http/funnel-counting.ts";
 import { registerGracefulClose } from "./http/graceful-close.ts";
 import type { LiveRoutes } from "./http/localized-routes.ts";
 import { multipartOptions } from "./http/multipart-form.ts";
 import { registerPages } from "./http/pages.ts";
+import { registerPrivateCaching } from "./http/private-caching.ts";
 import { productLinks } from "./http/product-links.ts";
 import { readyAnswers } from "./http/ready-answers.ts";
 import { applyMethodOverride, registerSecurity } from "./http/security.ts";
 import type { Services } from "./http/services.ts";
+import { sharedCounters } from "./http/shared-counters.ts";
 import { registerCartErrorPage } from "./http/store-errors.ts";
 import { checkPartials, type TemplateErrorMode } from "./http/template-contracts.ts";
+import { trustProxyOption } from "./http/trusted-proxies.ts";
 import { createI18n, loadMessages } from "./i18n/index.ts";
+import { scheduleCleanUp } from "./jobs/clean-up.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { cartAddressRoutes } from "./routes/cart-address.ts";
@@ -56,6 +61,7 @@ import { orderRepository } from "./store/order-repository.ts";
 import { photoProjectRepository } from "./store/photo-project-repository.ts";
 import { subscriptionRepository } from "./store/subscription-repository.ts";
 import { uploadRepository } from "./store/upload-repository.ts";
+import { decodeQueue } from "./uploads/decode-queue.ts";
 import { photoIntake } from "./uploads/photo-intake.ts";
 import { diskPhotoStorage } from "./uploads/photo-storage.ts";
 
@@ -105,10 +111,12 @@ export async function buildApp({
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     rewriteUrl: applyMethodOverride,
     routerOptions: { ignoreTrailingSlash: true },
+    // A URL that cannot be decoded: the shop's error page, not Fastify's JSON repeating it.
+    frameworkErrors,
   });
 
   const reported = new Set<string>();
@@ -147,10 +155,13 @@ export async function buildApp({
       now: now ?? (() => new Date()),
       log: app.log,
     }),
+    limits: clientLimits(app, config.limits),
   };
 
   app.decorate("i18n", i18n);
   registerGracefulClose(app);
+  // Retention: abandoned carts, empty projects, staged uploads, raw analytics (one instance at a time).
+  scheduleCleanUp(app, { database, photoStorage: services.photoStorage, retention: config.retention });
   // Before any route: each funnel page gets its counting hook as it is added.
   registerFunnelCounting(app, services.counters, catalogue);
   // First of all hooks: a kept answer goes out before anything else runs.
@@ -158,10 +169,15 @@ export async function buildApp({
   ready.serve(app);
   await registerSecurity(app, config);
   await app.register(fastifyFormbody);
-  // Per-route limits only (config.rateLimit); counted per client address in this process.
-  await app.register(fastifyRateLimit, { global: false });
+  // Limits only where a route or form asks for one, per client address: in Redis with
+  // REDIS_URL, shared by every instance (ADR 0072); in this process's memory without it.
+  const counters = await sharedCounters(config.redisUrl, app.log);
+  app.addHook("onClose", counters.close);
+  await app.register(fastifyRateLimit, { global: false, ...counters.rateLimit });
   // Nobody sends compressed request bodies: no decompression hook on every request.
   await app.register(fastifyCompress, { threshold: 1024, globalDecompression: false });
+  // Cache-Control and Vary: Cookie on every answer, after Set-Cookie is written and before a copy is kept.
+  registerPrivateCaching(app);
   ready.keep(app);
   await app.register(fastifyStatic, {
     root: paths.static,
@@ -198,8 +214,12 @@ export async function buildApp({
   homeRoutes(app, services, live);
   catalogueRoutes(app, services, live);
   const productPages = productRoutes(app, services, live);
+  // Two photo decodes at once per instance, one libvips thread each; the rest wait their turn.
+  const intake = photoIntake(services.uploads, services.photoStorage, {
+    maxPixels: config.uploadMaxPixels,
+    decodes: decodeQueue({ slots: 2, timeoutMs: config.uploadDecodeTimeoutMs }),
+  });
   // Forms with photos are read as streams; only the routes that take them get the parser.
-  const intake = photoIntake(services.uploads, services.photoStorage);
   let projectCart: ReturnType<typeof editorRoutes> | undefined;
   await app.register(async (withFiles) => {
     await withFiles.register(fastifyMultipart, multipartOptions);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
 
@@ -16,15 +17,29 @@ export interface Config {
   supportEmail: string;
   /** Orders placed on a working day before this time (HH:MM, shop time) go into production that day. */
   orderCutOff: string;
-  /** Contact messages one client may post per 10 minutes (in this process). */
+  /** Contact messages one client may post per 10 minutes. */
   contactRateLimit: number;
-  /** Subscription sign-ups one client may post per 10 minutes (in this process): each valid one costs a scrypt hash. */
+  /** Subscription sign-ups one client may post per 10 minutes: each valid one costs a scrypt hash. */
   signupRateLimit: number;
+  /** Limits on everything that stores something, per client address and per shopper (see limits below). */
+  limits: StoreLimits;
+  /** Redis for rate limits and other cross-request counters shared by every instance; in memory without it. */
+  redisUrl: string | undefined;
+  /** Images declaring more pixels than this are refused from their header, before any decode. */
+  uploadMaxPixels: number;
+  /** A photo decode taking longer than this is abandoned and the shopper told so. */
+  uploadDecodeTimeoutMs: number;
+  /** What the clean-up job keeps, in days. */
+  retention: Retention;
   cookieSecret: string;
   imageHost: string;
   logLevel: string;
   publicUrl: string | undefined;
-  trustProxy: boolean;
+  /**
+   * Which proxies in front of the shop to believe about the client's address (X-Forwarded-For)
+   * and protocol: false (none), a number of hops, or their addresses and CIDR ranges.
+   */
+  trustProxy: false | number | string[];
   development: boolean;
   /** The pattern library page for content editors: on in development, off in production unless asked for. */
   patternLibrary: boolean;
@@ -35,6 +50,78 @@ export interface Config {
   /** Where the 360-degree viewer's frames are (scripts/generate-360-frames.ts writes them). */
   framesDir: string;
 }
+
+/**
+ * Limits on paths that store something. "PerClient" counts per client address over the
+ * window named; "PerShopper" caps what one shopper (cookie) keeps. Generous enough that a
+ * family behind one home router never meets them.
+ */
+export interface StoreLimits {
+  /** New carts (shoppers without a cart who add something) per client per hour. */
+  cartsPerClient: number;
+  /** Cart changes (add, quantity, remove) per client per minute. */
+  cartChangesPerClient: number;
+  /** Distinct lines one cart may hold. */
+  linesPerCart: number;
+  /** Delivery addresses saved per client per 10 minutes. */
+  addressesPerClient: number;
+  /** Photos uploaded per client per hour. */
+  uploadsPerClient: number;
+  /** New photo projects per client per hour. */
+  projectsPerClient: number;
+  /** Analytics events stored per client per minute. */
+  analyticsEventsPerClient: number;
+}
+
+export interface Retention {
+  /** Analytics events are kept one by one this long, then only as daily counts per event. */
+  analyticsRawDays: number;
+  /** Uploaded photos that never became part of a project are deleted after this long. */
+  stagedUploadDays: number;
+  /** Photo projects without photos are deleted after this long. */
+  emptyProjectDays: number;
+}
+
+/** proxy-addr's names for the private ranges. */
+const namedRanges = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** An address or CIDR range proxy-addr can compile (it would stop start-up on anything else, without naming the setting). */
+function isProxyAddress(entry: string): boolean {
+  if (namedRanges.has(entry.toLowerCase())) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits >= 1 && bits <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: a hop count ("1": the one proxy in front), or a comma-separated list of
+ * proxy addresses and CIDR ranges. "true" would believe every X-Forwarded-For entry,
+ * which the client writes itself, so it is refused with what to set instead.
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string[] {
+  const text = (value ?? "").trim();
+  if (text === "" || text === "false" || text === "0") return false;
+  if (text === "true") {
+    throw new ConfigError(
+      'environment variable TRUST_PROXY: "true" trusts addresses any client can forge; set the number of proxies in front of the shop (such as 1) or their addresses (such as 10.0.0.0/8,127.0.0.1)',
+    );
+  }
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(",").map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isProxyAddress(entry));
+  if (wrong !== undefined) {
+    throw new ConfigError(
+      `environment variable TRUST_PROXY: "${wrong}" is neither a hop count nor an IP address or CIDR range (such as 1, or 10.0.0.0/8,127.0.0.1)`,
+    );
+  }
+  // proxy-addr knows its named ranges in lower case only.
+  return entries.map((entry) => (namedRanges.has(entry.toLowerCase()) ? entry.toLowerCase() : entry));
+}
+
+const positive = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 export const projectRoot = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
@@ -57,6 +144,22 @@ const envSchema = z.object({
     .default("15:00"),
   CONTACT_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   SIGNUP_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  CART_RATE_LIMIT: positive(60),
+  CART_CHANGE_RATE_LIMIT: positive(120),
+  CART_LINE_LIMIT: positive(100),
+  ADDRESS_RATE_LIMIT: positive(30),
+  UPLOAD_RATE_LIMIT: positive(1000),
+  PROJECT_RATE_LIMIT: positive(30),
+  ANALYTICS_RATE_LIMIT: positive(300),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/[^\s]+$/, "must be a Redis address such as redis://127.0.0.1:6379")
+    .optional(),
+  UPLOAD_MAX_PIXELS: positive(50_000_000),
+  UPLOAD_DECODE_TIMEOUT_MS: positive(20_000),
+  ANALYTICS_RAW_DAYS: positive(90),
+  STAGED_UPLOAD_DAYS: positive(7),
+  EMPTY_PROJECT_DAYS: positive(30),
   COOKIE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   IMAGE_HOST: z
     .string()
@@ -64,7 +167,7 @@ const envSchema = z.object({
     .default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_URL: z.string().url().optional(),
-  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  TRUST_PROXY: z.string().optional(),
   NODE_ENV: z.string().default("production"),
   PATTERN_LIBRARY: z.enum(["true", "false"]).optional(),
   DATA_DIR: z.string().min(1).optional(),
@@ -109,11 +212,28 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orderCutOff: e.ORDER_CUTOFF,
     contactRateLimit: e.CONTACT_RATE_LIMIT,
     signupRateLimit: e.SIGNUP_RATE_LIMIT,
+    limits: {
+      cartsPerClient: e.CART_RATE_LIMIT,
+      cartChangesPerClient: e.CART_CHANGE_RATE_LIMIT,
+      linesPerCart: e.CART_LINE_LIMIT,
+      addressesPerClient: e.ADDRESS_RATE_LIMIT,
+      uploadsPerClient: e.UPLOAD_RATE_LIMIT,
+      projectsPerClient: e.PROJECT_RATE_LIMIT,
+      analyticsEventsPerClient: e.ANALYTICS_RATE_LIMIT,
+    },
+    redisUrl: e.REDIS_URL,
+    uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
+    uploadDecodeTimeoutMs: e.UPLOAD_DECODE_TIMEOUT_MS,
+    retention: {
+      analyticsRawDays: e.ANALYTICS_RAW_DAYS,
+      stagedUploadDays: e.STAGED_UPLOAD_DAYS,
+      emptyProjectDays: e.EMPTY_PROJECT_DAYS,
+    },
     cookieSecret: e.COOKIE_SECRET ?? persistentSecret(dataDir),
     imageHost: e.IMAGE_HOST,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
-    trustProxy: e.TRUST_PROXY === "true",
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     development: e.NODE_ENV === "development",
     patternLibrary: e.PATTERN_LIBRARY ? e.PATTERN_LIBRARY === "true" : e.NODE_ENV === "development",
     dataDir,

@@ -1,3 +1,4 @@
+import { chmodSync } from "node:fs";
 import { buildApp } from "./app.ts";
 import { readConfig } from "./config.ts";
 import { loadCatalogue } from "./domain/catalogue.ts";
@@ -5,6 +6,7 @@ import { createMailSender, type MailSender } from "./mail/sender.ts";
 import { mailTransport } from "./mail/transport.ts";
 import { openDatabase } from "./store/database.ts";
 import { migrateToLatest } from "./store/migrate.ts";
+import { makePrivateFolderSync, privateFolderMode } from "./store/private-files.ts";
 
 /** Start-up failures end in one readable line and a non-zero exit, never a stack dump. */
 function fail(message: string): never {
@@ -34,13 +36,27 @@ async function main(): Promise<void> {
     return fail(`catalogue: ${describe(err)}`);
   }
 
-  const database = openDatabase(config.databaseUrl);
+  // Everything under it is personal data (the database, mails, photos): the shop's user
+  // only. Tightened on every start, which also covers files written before they were private.
+  try {
+    makePrivateFolderSync(config.dataDir);
+    chmodSync(config.dataDir, privateFolderMode);
+  } catch (err) {
+    return fail(`data folder ${config.dataDir}: ${describe(err)}`);
+  }
+
+  const where = config.databaseUrl.replace(/\/\/[^@/]*@/, "//***@");
+  let database: ReturnType<typeof openDatabase>;
+  try {
+    database = openDatabase(config.databaseUrl);
+  } catch (err) {
+    return fail(`database ${where}: ${describe(err)}`);
+  }
   try {
     await database.ping();
     await migrateToLatest(database);
   } catch (err) {
     await database.close().catch(() => {});
-    const where = config.databaseUrl.replace(/\/\/[^@/]*@/, "//***@");
     return fail(`database ${where}: ${describe(err)}`);
   }
 

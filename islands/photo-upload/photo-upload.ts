@@ -106,7 +106,7 @@ export function mount(element: HTMLElement): () => void {
   };
 
   /** The server's list items replace the row; each gets a remove button (the form then leaves it out). */
-  const accepted = (id: number, html: string) => {
+  const accepted = (id: number, html: string, canRetry = false) => {
     const li = rows.get(id);
     if (!li) return;
     const template = doc.createElement("template");
@@ -117,7 +117,7 @@ export function mount(element: HTMLElement): () => void {
     const items = [...template.content.querySelectorAll<HTMLLIElement>("li[data-upload-item]")];
     const messages = [...template.content.querySelectorAll(".upload-error")].map((m) => m.textContent ?? "");
     if (items.length === 0) {
-      ended(id, messages.join(" ") || texts.failed, false);
+      ended(id, messages.join(" ") || texts.failed, canRetry);
       return;
     }
     li.replaceWith(...items);
@@ -213,9 +213,11 @@ export function mount(element: HTMLElement): () => void {
       if (xhr.status >= 200 && xhr.status < 300) {
         queue.settle(id, "done");
         accepted(id, xhr.responseText);
-      } else if (xhr.status === 422) {
+      } else if (xhr.status === 422 || xhr.status === 429) {
+        // Refused, with the reason in the answer; after a 429 (too many photos from this
+        // connection lately) the same file may be tried again later.
         queue.settle(id, "failed");
-        accepted(id, xhr.responseText);
+        accepted(id, xhr.responseText, xhr.status === 429);
       } else {
         queue.settle(id, "failed");
         ended(id, texts.failed, true);

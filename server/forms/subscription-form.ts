@@ -3,9 +3,9 @@ import { emailField, nameField, newPasswordFields } from "./fields.ts";
 import { defineForm } from "./form.ts";
 
 /**
- * Signing up for the photo subscription. The email address must not have a
- * subscription yet: checked while typing (remote rule) and again on submit, and the
- * database's unique key settles two sign-ups that race.
+ * Signing up for the photo subscription. Whether the address already has a subscription
+ * is never checked while typing or said on the page: the database's unique key keeps it
+ * to one, and the address's owner hears of a second try by mail (ADR 0075).
  */
 export const subscriptionForm = defineForm({
   id: "subscription",
@@ -22,14 +22,6 @@ export const subscriptionForm = defineForm({
       ...emailField,
       label: "subscription.fields.email",
       hint: "subscription.fields.emailHint",
-      rules: [
-        ...emailField.rules,
-        {
-          rule: "remote",
-          message: "subscription.emailTaken",
-          params: { url: "route:subscriptionEmailCheck" },
-        },
-      ],
     },
     ...newPasswordFields({
       password: "subscription.fields.password",

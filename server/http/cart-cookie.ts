@@ -4,7 +4,7 @@ export const cartCookieName = "cart";
 
 /**
  * How long a cart lives without changes: the cookie's lifetime, renewed on every change,
- * and the age after which the store deletes an untouched cart (cart-cleanup.ts).
+ * and the age after which the clean-up job deletes an untouched cart (server/jobs/clean-up.ts).
  */
 export const cartLifetimeSeconds = 60 * 60 * 24 * 60;
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { overClientLimit } from "./client-limits.ts";
 
-/** A limit made with app.createRateLimit (per client address, in this process). */
+/** A limit made with app.createRateLimit: per client address, in Redis with REDIS_URL (shared-counters.ts). */
 export type FormRateLimit = ReturnType<FastifyInstance["createRateLimit"]>;
 
 /**
@@ -14,9 +15,5 @@ export async function overRateLimit(
   reply: FastifyReply,
   what: string,
 ): Promise<boolean> {
-  const rate = await limit(request);
-  if (rate.isAllowed || !rate.isExceeded) return false;
-  reply.header("retry-after", String(rate.ttlInSeconds));
-  request.log.info({ key: rate.key }, `${what}: too many posts from one client`);
-  return true;
+  return (await overClientLimit(limit, request, reply, what)) !== undefined;
 }

@@ -248,8 +248,10 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
           // A visitor without cookies gets everyone's answer, ready-made.
           const shared = app.sharedFormTokens.current();
           const sharedToken = () => shared;
-          if (!gzip) return send(fillPage(page, sharedToken), false);
+          // Offered as everyone's answer, which also lets shared caches keep it (private-caching.ts);
+          // only the gzip form is kept ready here.
           this.keepReady();
+          if (!gzip) return send(fillPage(page, sharedToken), false);
           return send(sharedPageGzip(page, shared), true);
         }
         const token = () => this.generateCsrf();

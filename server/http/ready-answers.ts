@@ -50,6 +50,16 @@ declare module "fastify" {
 const offer = Symbol("ready answer offered");
 type Offered = { [offer]?: { stillHolds?: StillHolds } };
 
+/**
+ * Whether this answer was offered to every visitor without cookies (no check that it
+ * still holds): what a shared cache may keep too (private-caching.ts). Whether it is
+ * kept here as well depends on more (gzip, status, cookies).
+ */
+export function offeredToEveryone(reply: FastifyReply): boolean {
+  const offered = (reply as unknown as Offered)[offer];
+  return offered !== undefined && offered.stillHolds === undefined;
+}
+
 function eligible(request: FastifyRequest): boolean {
   return (
     request.method === "GET" &&

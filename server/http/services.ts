@@ -12,6 +12,7 @@ import type { SubscriptionRepository } from "../store/subscription-repository.ts
 import type { UploadRepository } from "../store/upload-repository.ts";
 import type { PhotoStorage } from "../uploads/photo-storage.ts";
 import type { AnalyticsCounters } from "./analytics-counters.ts";
+import type { ClientLimits } from "./client-limits.ts";
 import type { ProductLinks } from "./product-links.ts";
 
 /** What route modules get to work with; built once at start-up. */
@@ -39,4 +40,6 @@ export interface Services {
   mailQueued: () => void;
   /** The funnel's counters (analytics-counters.ts): a step counted in memory, written every few seconds. */
   counters: AnalyticsCounters;
+  /** How much one client address may store per window: carts, photos, projects, addresses, events. */
+  limits: ClientLimits;
 }

@@ -1,7 +1,8 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { rename } from "node:fs/promises";
 import { resolve } from "node:path";
 import nodemailer from "nodemailer";
 import type Mail from "nodemailer/lib/mailer";
+import { makePrivateFolder, writePrivateFile } from "../store/private-files.ts";
 import type { OutboxTable } from "../store/schema.ts";
 
 /** An outbox row as the sender hands it over: everything needed to build the message. */
@@ -82,10 +83,11 @@ export function fileTransport(dir: string, from: string): MailTransport {
     description: `files in ${dir}`,
     async deliver(mail) {
       const info = await composer.sendMail(messageOf(mail, from));
-      await mkdir(dir, { recursive: true });
+      // Mails hold shoppers' addresses and questions: private to the shop's user.
+      await makePrivateFolder(dir);
       const target = resolve(dir, emlFileName(mail));
       const partial = `${target}.partial`;
-      await writeFile(partial, info.message as Buffer);
+      await writePrivateFile(partial, info.message as Buffer);
       await rename(partial, target);
     },
     close: () => composer.close(),

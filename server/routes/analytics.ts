@@ -54,6 +54,19 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services):
   const schema = batchSchema(services.i18n.routes.ids);
   const repository = analyticsRepository(services.database.db);
 
+  /**
+   * A beacon carries up to 20 events: every one counts against the client's limit
+   * (ANALYTICS_RATE_LIMIT a minute), and a batch that does not fit is stored not at all.
+   */
+  const tooManyEvents = async (request: FastifyRequest, reply: FastifyReply, events: number) => {
+    const limit = services.limits.analyticsEvents;
+    const counted = await Promise.all(Array.from({ length: events }, () => limit(request)));
+    const over = counted.find((rate) => !rate.isAllowed && rate.isExceeded);
+    if (!over || over.isAllowed) return false;
+    reply.header("retry-after", String(Math.max(1, over.ttlInSeconds)));
+    return true;
+  };
+
   await app.register(async (scope) => {
     // sendBeacon may send a Blob without a type; read text/plain bodies as JSON here only.
     scope.addContentTypeParser("text/plain", { parseAs: "string" }, (_request, body, done) => {
@@ -82,6 +95,10 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services):
         if (!fromOurPages(request)) return reject(reply, 400, "not from this site");
         const parsed = schema.safeParse(request.body);
         if (!parsed.success) return reject(reply, 400, "malformed or oversized batch");
+        if (await tooManyEvents(request, reply, parsed.data.events.length)) {
+          // The whole batch is dropped; the page never learns of it (sendBeacon reads no answer).
+          return reject(reply, 429, "too many events");
+        }
         await repository.record(parsed.data as AnalyticsBatch);
         return reply.code(204).send();
       },

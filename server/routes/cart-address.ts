@@ -3,6 +3,7 @@ import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkou
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { writeCartId } from "../http/cart-cookie.ts";
+import { overClientLimit, retryText } from "../http/client-limits.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import { checkPostcode } from "./remote-checks.ts";
@@ -13,6 +14,8 @@ interface AddressPageState {
   errors?: FieldError[];
   /** The address could not be saved (the database is down): everything typed stays. */
   saveFailed?: boolean;
+  /** Too many addresses saved from this client lately: why, and when to try again. */
+  rateLimited?: string;
 }
 
 /**
@@ -35,6 +38,7 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, live
         values: state.values,
         errors: state.errors ?? [],
         saveFailed: state.saveFailed ?? false,
+        rateLimited: state.rateLimited ?? "",
         checkoutSteps,
       },
       { noindex: true, status },
@@ -73,6 +77,17 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, live
       request.locale,
     );
     if (errors.length > 0) return showForm(request, reply, { values, errors }, 422);
+    // Saves count against the client's limit (ADDRESS_RATE_LIMIT per 10 minutes); posts the
+    // form refuses store nothing, so mistakes corrected without JavaScript do not count.
+    const wait = await overClientLimit(services.limits.addresses, request, reply, "delivery address");
+    if (wait !== undefined) {
+      return showForm(
+        request,
+        reply,
+        { values, rateLimited: t("address.rateLimited", { retry: retryText(t, wait) }) },
+        429,
+      );
+    }
     try {
       await carts.saveAddress(cartId, toDeliveryAddress(values));
     } catch (err) {

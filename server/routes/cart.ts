@@ -4,8 +4,8 @@ import { checkoutSteps } from "../domain/checkout-steps.ts";
 import { crossSellTips } from "../domain/cross-sell.ts";
 import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { scheduleCartCleanup } from "../http/cart-cleanup.ts";
 import { readCartId, writeCartId } from "../http/cart-cookie.ts";
+import { overClientLimit, retryText } from "../http/client-limits.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import { isAjax } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
@@ -14,6 +14,7 @@ import type { CartItem } from "../store/cart-repository.ts";
 import type { ProjectCart } from "./editor.ts";
 import type { ProductPageRenderer } from "./product.ts";
 import {
+  cartForAdding,
   checkoutState,
   type LineView,
   lineViews,
@@ -52,7 +53,7 @@ const lineKey = (item: CartItem) =>
  * Without JavaScript a change answers 303 back to the cart (or, from the product page,
  * to the cart as well); an ajax post gets the cart region back, with the new count for
  * the header badge. A refused change answers 422 with a message and the cart unchanged.
- * Every change renews the cart cookie, and abandoned carts are cleaned up (cart-cleanup.ts).
+ * Every change renews the cart cookie; abandoned carts are cleaned up by server/jobs/clean-up.ts.
  */
 export function cartRoutes(
   app: FastifyInstance,
@@ -63,7 +64,6 @@ export function cartRoutes(
   projectCart?: ProjectCart,
 ): void {
   const { catalogue, carts, i18n } = services;
-  scheduleCartCleanup(app, carts);
 
   const regionData = (request: FastifyRequest, cart: ShopperCart, state: CartRegionState) => {
     const locale = request.locale;
@@ -150,6 +150,18 @@ export function cartRoutes(
     );
   }
 
+  /**
+   * Counts a change (add, quantity, remove) against the client's limit, CART_CHANGE_RATE_LIMIT
+   * a minute: the message to show when over it (Retry-After is set), undefined otherwise.
+   */
+  const tooManyChanges = async (request: FastifyRequest, reply: FastifyReply) => {
+    const wait = await overClientLimit(services.limits.cartChanges, request, reply, "cart change");
+    if (wait === undefined) return undefined;
+    return i18n.t[request.locale]("cart.notices.tooManyChanges", {
+      retry: retryText(i18n.t[request.locale], wait),
+    });
+  };
+
   /** After a change: back to the cart without JavaScript; the updated region with it. */
   const changed = (request: FastifyRequest, reply: FastifyReply, message: string) =>
     isAjax(request)
@@ -186,6 +198,8 @@ export function cartRoutes(
     });
 
     if (intent === "remove") {
+      const limited = await tooManyChanges(request, reply);
+      if (limited) return showCart(request, reply, { notice: limited }, 429);
       const cartId = readCartId(request);
       // Removing what is not there leaves the cart as the shopper wanted it: no error, and
       // no word of a removal that did not happen (another tab, a tampered cookie).
@@ -214,6 +228,16 @@ export function cartRoutes(
       if (errors.length > 0) {
         return showCart(request, reply, { lineError: { key: lineKey(item), values, errors } }, 422);
       }
+      const limited = await tooManyChanges(request, reply);
+      if (limited) {
+        // The line keeps the quantity typed, for when the shopper tries again.
+        return showCart(
+          request,
+          reply,
+          { notice: limited, lineError: { key: lineKey(item), values, errors: [] } },
+          429,
+        );
+      }
       const quantity = Number(values.quantity);
       if (!(await carts.setQuantity(cartId, item, quantity))) return refuse(t("cart.notices.lineGone"));
       writeCartId(reply, cartId);
@@ -238,26 +262,39 @@ export function cartRoutes(
       return productPages.render(request, reply, product, size, { values, errors, explicit: true }, 422);
     }
 
+    /** An add that did not happen: said in the cart, or at the product page's quantity with everything chosen. */
+    const notAdded = (message: string, status: number) =>
+      fromCart
+        ? showCart(request, reply, { notice: message }, status)
+        : productPages.render(
+            request,
+            reply,
+            product,
+            size,
+            { values, errors: [{ field: "quantity", message }], explicit: true },
+            status,
+          );
+    const limited = await tooManyChanges(request, reply);
+    if (limited) return notAdded(limited, 429);
+
     const quantity = Number(values.quantity);
-    let cartId = readCartId(request);
     // A missing, expired or tampered cookie gets a new cart. The cookie is set for it, or
     // renewed for the shopper's own; from here on this request reads that cart (the
     // region and the header count below), not what the browser sent.
-    if (!cartId || !(await carts.exists(cartId))) cartId = await carts.create();
+    const cart = await cartForAdding(services, request, reply);
+    if ("wait" in cart) {
+      return notAdded(t("cart.notices.tooManyCarts", { retry: retryText(t, cart.wait) }), 429);
+    }
+    const cartId = cart.cartId;
     writeCartId(reply, cartId);
     const item = { productId: product.id, orientation: size.orientation, sizeId: size.id };
-    if (!(await carts.add(cartId, item, quantity, maxQuantity))) {
-      const current = (await carts.lines(cartId)).find((l) => lineKey(l) === lineKey(item))?.quantity ?? 0;
-      const limit = t("cart.notices.limit", { ...label(product, size), max: maxQuantity, current });
-      if (fromCart) return refuse(limit);
-      return productPages.render(
-        request,
-        reply,
-        product,
-        size,
-        { values, errors: [{ field: "quantity", message: limit }], explicit: true },
-        422,
-      );
+    const { linesPerCart } = services.config.limits;
+    if (!(await carts.add(cartId, item, quantity, maxQuantity, linesPerCart))) {
+      const line = (await carts.lines(cartId)).find((l) => lineKey(l) === lineKey(item));
+      // No such line yet: it was the number of lines that stopped it.
+      if (!line) return notAdded(t("cart.notices.lines", { max: linesPerCart }), 422);
+      const current = line.quantity;
+      return notAdded(t("cart.notices.limit", { ...label(product, size), max: maxQuantity, current }), 422);
     }
     services.counters.count("funnel.cart_add", request.locale, product.id);
 

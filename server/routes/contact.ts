@@ -5,6 +5,7 @@ import { type FormRateLimit, overRateLimit } from "../http/form-rate-limit.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import { isAjax } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
+import { limitKey } from "../http/shared-counters.ts";
 import { intlLocale, locales } from "../i18n/locales.ts";
 import { contactMails } from "../mail/contact-mails.ts";
 
@@ -29,13 +30,22 @@ interface FormState {
  */
 export function contactRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
   const { i18n, config, contacts } = services;
-  // Per client address, in this process. Messages that pass the form's checks count against
-  // the limit; a post the form refuses stores nothing, so a shopper without JavaScript who
-  // corrects a few mistakes is not locked out. Every post counts against a far higher
-  // allowance, which still stops a robot that floods the form with refused posts.
+  // Per client address (shared by every instance with REDIS_URL). Messages that pass the
+  // form's checks count against the limit; a post the form refuses stores nothing, so a
+  // shopper without JavaScript who corrects a few mistakes is not locked out. Every post
+  // counts against a far higher allowance, which still stops a robot that floods the form
+  // with refused posts.
   const tenMinutes = 10 * 60_000;
-  const messageLimit = app.createRateLimit({ max: config.contactRateLimit, timeWindow: tenMinutes });
-  const postLimit = app.createRateLimit({ max: config.contactRateLimit * 5, timeWindow: tenMinutes });
+  const messageLimit = app.createRateLimit({
+    max: config.contactRateLimit,
+    timeWindow: tenMinutes,
+    keyGenerator: limitKey("contact-messages"),
+  });
+  const postLimit = app.createRateLimit({
+    max: config.contactRateLimit * 5,
+    timeWindow: tenMinutes,
+    keyGenerator: limitKey("contact-posts"),
+  });
   const dateTimes = Object.fromEntries(
     Object.entries(intlLocale).map(([l, tag]) => [
       l,

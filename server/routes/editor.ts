@@ -8,7 +8,8 @@ import { type OptionRequest, resolveOptions } from "../domain/product-options.ts
 import { tabSlug } from "../domain/tab-slug.ts";
 import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { readCartId, writeCartId } from "../http/cart-cookie.ts";
+import { writeCartId } from "../http/cart-cookie.ts";
+import { clientLimitReached, overClientLimit, retryText } from "../http/client-limits.ts";
 import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import { readMultipartForm } from "../http/multipart-form.ts";
@@ -24,7 +25,8 @@ import type { Upload } from "../store/upload-repository.ts";
 import { isRejection, type PhotoIntake, type Rejection } from "../uploads/photo-intake.ts";
 import { removePhotoFiles } from "../uploads/photo-storage.ts";
 import { megabytes, uploadLimits } from "../uploads/upload-limits.ts";
-import { rejectionMessage, removedFlash, takeRemovedNotice, uploadView } from "./uploads.ts";
+import { cartForAdding } from "./shopper-cart.ts";
+import { rejectionMessage, removedFlash, takeRemovedNotice, uploadRefused, uploadView } from "./uploads.ts";
 
 /** What the project page says after a redirect-after-post: how many photos joined, which files did not. */
 interface PhotosNotice {
@@ -60,6 +62,7 @@ export function editorRoutes(
   const { catalogue, i18n, links, projects, uploads, carts, photoStorage } = services;
   const books = catalogue.products.filter(isPhotoBook);
   const money = (cents: number, locale: Locale) => formatPrice(cents, locale);
+  const pixelLimit = (locale: Locale) => ({ maxPixels: services.config.uploadMaxPixels, locale });
 
   const productParam = (locale: Locale) => i18n.t[locale]("editor.query.product");
   const photoParam = (locale: Locale) => i18n.t[locale]("editor.query.photo");
@@ -253,6 +256,9 @@ export function editorRoutes(
         books.find((p) => p.id === fields.product?.[0]);
       // A shopper at the cap starts no new book; files sent with such a post are not kept.
       const atProjectCap = (await projects.countByOwner(owner)) >= uploadLimits.maxProjectsPerShopper;
+      // Nor does a client that started many books lately: looked at now, counted once one starts.
+      const projectWait = await clientLimitReached(services.limits.projects, request, reply);
+      const keepsFiles = !atProjectCap && projectWait === undefined;
       const received: Array<Upload | Rejection> = [];
       let filesBeforeProduct = false;
       const form = await readMultipartForm(app, request, reply, async (file, fields) => {
@@ -262,7 +268,11 @@ export function editorRoutes(
           filesBeforeProduct = true;
           return;
         }
-        if (!atProjectCap) received.push(await intake.receive(owner, file));
+        if (keepsFiles) {
+          received.push(
+            (await uploadRefused(services, request, reply, file)) ?? (await intake.receive(owner, file)),
+          );
+        }
       });
       if (!form) return reply;
       const product = bookFor(form.fields);
@@ -283,16 +293,22 @@ export function editorRoutes(
           message: size ? t("product.unavailable") : t("editor.formatInvalid"),
         });
       }
+      const tooManyProjects = (wait: number) => ({
+        field: photosField,
+        message: t("editor.projectsRateLimited", { retry: retryText(t, wait) }),
+      });
       if (atProjectCap) {
         errors.push({
           field: photosField,
           message: t("editor.projectsFull", { count: uploadLimits.maxProjectsPerShopper }),
         });
+      } else if (projectWait !== undefined) {
+        errors.push(tooManyProjects(projectWait));
       } else if (photos.length === 0) {
         errors.push({ field: photosField, message: t("editor.photosRequired") });
       }
-      if (!size?.available || errors.length > 0) {
-        // Photos that came along are kept (staged), so the shopper only fixes what was asked.
+      // Photos that came along are kept (staged), so the shopper only fixes what was asked.
+      const refuse = (status: number) => {
         const shown = size?.available ? size : (product.sizes.find((s) => s.available) ?? product.sizes[0]);
         return showStart(
           request,
@@ -303,10 +319,20 @@ export function editorRoutes(
             format: formatField,
             staged: photos,
             errors,
-            messages: rejected.map((r) => rejectionMessage(r, t)),
+            messages: rejected.map((r) => rejectionMessage(r, t, pixelLimit(locale))),
           },
-          422,
+          status,
         );
+      };
+      if (!size?.available || errors.length > 0) {
+        // Over a client limit, and nothing else to mend but waiting: 429 (Retry-After is set).
+        const limited = projectWait !== undefined || (photos.length === 0 && rejected.some((r) => r.wait));
+        return refuse(limited ? 429 : 422);
+      }
+      const wait = await overClientLimit(services.limits.projects, request, reply, "photo project");
+      if (wait !== undefined) {
+        errors.push(tooManyProjects(wait));
+        return refuse(429);
       }
 
       const project = await projects.create(owner, {
@@ -376,7 +402,7 @@ export function editorRoutes(
         upload: uploadBox(locale, [], project.id),
         uploadAction: i18n.routes.pathFor("editorProjectPhotos", locale, { project: project.id }),
         added: state.notice?.added ?? 0,
-        messages: (state.notice?.rejected ?? []).map((r) => rejectionMessage(r, t)),
+        messages: (state.notice?.rejected ?? []).map((r) => rejectionMessage(r, t, pixelLimit(locale))),
         cart: {
           form: addToCartForm,
           maxQuantity,
@@ -415,7 +441,10 @@ export function editorRoutes(
       const { owner, project } = own;
       const received: Array<Upload | Rejection> = [];
       const form = await readMultipartForm(app, request, reply, async (file) => {
-        received.push(await intake.receive(owner, file, project.id));
+        received.push(
+          (await uploadRefused(services, request, reply, file)) ??
+            (await intake.receive(owner, file, project.id)),
+        );
       });
       if (!form) return reply;
       const rejected = received.filter(isRejection);
@@ -423,7 +452,12 @@ export function editorRoutes(
       const direct = received.length - rejected.filter((r) => r.reason !== "tooMany").length;
       const result = await attachAll(owner, project, await stagedUploads(owner, form.fields.upload ?? []));
       await projects.touch(project.id);
-      writeFlash(reply, flashName, notice(direct + result.attached, [...rejected, ...result.rejected]));
+      const photosNotice = notice(direct + result.attached, [...rejected, ...result.rejected]);
+      if (photosNotice.added === 0 && rejected.some((r) => r.wait)) {
+        // Nothing joined because the client uploaded too much lately: said at once, with Retry-After.
+        return showProject(request, reply, project, { notice: photosNotice }, 429);
+      }
+      writeFlash(reply, flashName, photosNotice);
       return reply.redirect(`${projectHref(request.locale, project.id)}#preview`, 303);
     },
     { csrf: false, rateLimit: { max: 60, timeWindow: "1 minute" } },
@@ -517,31 +551,43 @@ export function editorRoutes(
       const errors = await addToCartForm.validate(values, t, undefined, request.locale);
       if (errors.length > 0) return showProject(request, reply, project, { cart: { values, errors } }, 422);
 
-      let cartId = readCartId(request);
-      if (!cartId || !(await carts.exists(cartId))) {
-        cartId = await carts.create();
-        writeCartId(reply, cartId);
+      const refused = (message: string, status = 422) =>
+        showProject(
+          request,
+          reply,
+          project,
+          { cart: { values, errors: [{ field: "quantity", message }] } },
+          status,
+        );
+      // A change to the cart like any other: CART_CHANGE_RATE_LIMIT a minute per client.
+      const changeWait = await overClientLimit(services.limits.cartChanges, request, reply, "cart change");
+      if (changeWait !== undefined) {
+        return refused(t("cart.notices.tooManyChanges", { retry: retryText(t, changeWait) }), 429);
       }
+      const cart = await cartForAdding(services, request, reply);
+      if ("wait" in cart) {
+        return refused(t("cart.notices.tooManyCarts", { retry: retryText(t, cart.wait) }), 429);
+      }
+      const cartId = cart.cartId;
+      if (cart.created) writeCartId(reply, cartId);
       const item = {
         productId: product.id,
         orientation: size.orientation,
         sizeId: size.id,
         projectId: project.id,
       };
-      if (!(await carts.add(cartId, item, Number(values.quantity), maxQuantity))) {
-        const current = (await carts.lines(cartId)).find((l) => l.projectId === project.id)?.quantity ?? 0;
-        const message = t("cart.notices.limit", {
-          product: product.name[locale],
-          choice: choiceText(t, item),
-          max: maxQuantity,
-          current,
-        });
-        return showProject(
-          request,
-          reply,
-          project,
-          { cart: { values, errors: [{ field: "quantity", message }] } },
-          422,
+      const { linesPerCart } = services.config.limits;
+      if (!(await carts.add(cartId, item, Number(values.quantity), maxQuantity, linesPerCart))) {
+        const line = (await carts.lines(cartId)).find((l) => l.projectId === project.id);
+        // No line of this project yet: it was the number of lines that stopped it.
+        if (!line) return refused(t("cart.notices.lines", { max: linesPerCart }));
+        return refused(
+          t("cart.notices.limit", {
+            product: product.name[locale],
+            choice: choiceText(t, item),
+            max: maxQuantity,
+            current: line.quantity,
+          }),
         );
       }
       services.counters.count("funnel.cart_add", locale, product.id);

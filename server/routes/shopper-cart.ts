@@ -1,8 +1,9 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { type CartTotals, cartTotals, type PricedLine, priceLines } from "../domain/cart-pricing.ts";
 import type { CheckoutState } from "../domain/checkout-steps.ts";
 import { countryOfLocale, type DeliveryAddress } from "../domain/delivery-address.ts";
 import { readCartId } from "../http/cart-cookie.ts";
+import { overClientLimit } from "../http/client-limits.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { choiceText } from "../i18n/product-texts.ts";
@@ -16,6 +17,24 @@ export interface ShopperCart {
   totals: CartTotals;
   /** The photo-book projects of the lines that have one, by id, with their photo counts. */
   projects: ReadonlyMap<string, PhotoProject>;
+}
+
+/**
+ * The cart an add goes into: the shopper's own, or a new one. A missing, expired or
+ * tampered cookie means a new cart, and so does every add from a browser without cookies:
+ * new carts count against the client's limit (CART_RATE_LIMIT per hour). Over it: the
+ * seconds to wait, with Retry-After set, and no cart made.
+ */
+export async function cartForAdding(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ cartId: string; created: boolean } | { wait: number }> {
+  const known = readCartId(request);
+  if (known && (await services.carts.exists(known))) return { cartId: known, created: false };
+  const wait = await overClientLimit(services.limits.carts, request, reply, "new cart");
+  if (wait !== undefined) return { wait };
+  return { cartId: await services.carts.create(), created: true };
 }
 
 export async function loadShopperCart(services: Services, request: FastifyRequest): Promise<ShopperCart> {

@@ -9,14 +9,44 @@ import { overRateLimit } from "../http/form-rate-limit.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import { isAjax } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
+import { limitKey } from "../http/shared-counters.ts";
 import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
-import { type Locale, perLocale } from "../i18n/locales.ts";
+import { type Locale, locales, perLocale } from "../i18n/locales.ts";
 import { lookup, type Translate } from "../i18n/translate.ts";
+import { alreadySubscribedMail, subscriptionWelcomeMail } from "../mail/subscription-mails.ts";
 import { takeRemovedNotice, uploadViews } from "./uploads.ts";
 
 /** The explanations a modal can show, by key; each one's address is its slug in the shopper's language. */
 export const infoTopics = ["cancel", "storage"] as const;
 type InfoTopic = (typeof infoTopics)[number];
+
+/**
+ * Carries what the shopper signed up for to the welcome page after the redirect (never in
+ * a URL), for ten minutes; the page is made from it alone, so it looks the same whether
+ * the address was new or already had a subscription.
+ */
+const welcomeCookie = "subscription_welcome";
+
+interface WelcomeCookie {
+  name: string;
+  email: string;
+  plan: string;
+}
+
+function readWelcomeCookie(request: FastifyRequest): WelcomeCookie | undefined {
+  const raw = request.cookies[welcomeCookie];
+  const unsigned = raw ? request.unsignCookie(raw) : undefined;
+  if (!unsigned?.valid || !unsigned.value) return undefined;
+  try {
+    const value = JSON.parse(unsigned.value) as Partial<WelcomeCookie>;
+    const { name, email, plan } = value;
+    return typeof name === "string" && typeof email === "string" && typeof plan === "string"
+      ? { name, email, plan }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 interface SignupState {
   values?: FormValues;
@@ -31,10 +61,14 @@ interface SignupState {
  */
 export function subscriptionRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
   const { i18n, subscriptions, uploads, projects, config } = services;
-  // Per client address, in this process; every post counts. A valid sign-up hashes its
-  // password with scrypt (N = 2^15, tens of milliseconds of CPU), which must not be
-  // something one client can ask for without end.
-  const signupLimit = app.createRateLimit({ max: config.signupRateLimit, timeWindow: 10 * 60_000 });
+  // Per client address (shared by every instance with REDIS_URL); every post counts. A
+  // valid sign-up hashes its password with scrypt (N = 2^15, p = 3: about a quarter of a
+  // second of CPU), which must not be something one client can ask for without end.
+  const signupLimit = app.createRateLimit({
+    max: config.signupRateLimit,
+    timeWindow: 10 * 60_000,
+    keyGenerator: limitKey("sign-ups"),
+  });
   const money = (cents: number, locale: Locale) => formatPrice(cents, locale);
 
   const topicSlug = (topic: InfoTopic, locale: Locale) =>
@@ -147,8 +181,15 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
 
   localizedRoute(app, i18n.routes, live, "subscription", "GET", (request, reply) => showPage(request, reply));
 
-  const emailTaken = async (values: FormValues, t: Translate): Promise<true | string> =>
-    (await subscriptions.emailTaken(values.email ?? "")) ? t("subscription.emailTaken") : true;
+  /**
+   * The remote check of the e-mail field: its format only, the same answer for every
+   * well-formed address. Whether an address has a subscription is told only to that
+   * address, by mail, after a sign-up (ADR 0075).
+   */
+  const emailFormat = async (email: string, t: Translate, locale: Locale): Promise<true | string> => {
+    const errors = await subscriptionForm.validate({ email }, t, undefined, locale);
+    return errors.find((e) => e.field === "email")?.message ?? true;
+  };
 
   // The sign-up form posts here; after a refused post the browser shows this address, and
   // the language switcher offers it in the other language: a visit lands on the form.
@@ -166,93 +207,89 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     if (await overRateLimit(signupLimit, request, reply, "subscription sign-up")) {
       return showPage(request, reply, { values, notice: "rateLimited" }, 429);
     }
-    const errors = await subscriptionForm.validate(
-      values,
-      t,
-      (field, all) => (field === "email" ? emailTaken(all, t) : Promise.resolve(true)),
-      request.locale,
-    );
+    const errors = await subscriptionForm.validate(values, t, undefined, request.locale);
     const plan = planById(values.plan);
     if (errors.length > 0 || !plan) return showPage(request, reply, { values, errors }, 422);
 
+    // From here on an address that already has a subscription gets exactly what a new one
+    // gets (the same hashing, the same transaction, the same answer); its owner gets a
+    // mail instead of a second subscription.
     const owner = ensureShopperId(request, reply);
-    const name = (values.name ?? "").trim();
-    const email = (values.email ?? "").trim();
-    const planName = t(`subscription.plans.${plan.id}.name`);
-    const created = await subscriptions.create(
+    const signup: WelcomeCookie = {
+      name: (values.name ?? "").trim(),
+      email: (values.email ?? "").trim(),
+      plan: plan.id,
+    };
+    await subscriptions.create(
       {
         ownerId: owner,
-        name,
-        email,
+        name: signup.name,
+        email: signup.email,
         planId: plan.id,
         monthlyCents: plan.monthlyCents,
         offer: plan.offer,
         passwordHash: await hashPassword(values.password ?? ""),
         locale,
       },
-      {
-        kind: "subscription-welcome",
-        locale,
-        to: email,
-        subject: t("subscription.mail.subject"),
-        text: t("subscription.mail.body", {
-          name,
-          plan: planName,
-          price: money(plan.offer?.monthlyCents ?? plan.monthlyCents, locale),
-        }),
-      },
+      subscriptionWelcomeMail(t, locale, {
+        email: signup.email,
+        name: signup.name,
+        plan: t(`subscription.plans.${plan.id}.name`),
+        price: money(plan.offer?.monthlyCents ?? plan.monthlyCents, locale),
+      }),
+      services.now(),
+      (address) => alreadySubscribedMail(t, locale, address, config.supportEmail),
     );
-    if (!created) {
-      // Another sign-up with this address got there first.
-      const taken = [{ field: "email", message: t("subscription.emailTaken") }];
-      return showPage(request, reply, { values, errors: taken }, 422);
-    }
+    services.mailQueued();
+    reply.header("cache-control", "private, no-store");
     if (!isAjax(request)) {
+      // Sent only to the welcome page, in either language (the shopper may switch there).
+      for (const l of locales) {
+        reply.setCookie(welcomeCookie, JSON.stringify(signup), {
+          signed: true,
+          httpOnly: true,
+          sameSite: "lax",
+          secure: "auto",
+          path: i18n.routes.pathFor("subscriptionWelcome", l),
+          maxAge: 10 * 60,
+        });
+      }
       return reply.redirect(i18n.routes.pathFor("subscriptionWelcome", locale), 303);
     }
-    reply.header("cache-control", "private, no-store");
     return reply.page(
       "partials/subscription-welcome",
-      { title: t("subscription.welcome.title"), welcome: welcomeView(created, t, locale) },
+      { title: t("subscription.welcome.title"), welcome: welcomeView(signup, plan, t, locale) },
       { fragment: "partials/subscription-welcome" },
     );
   });
 
-  const welcomeView = (
-    subscription: {
-      name: string;
-      email: string;
-      planId: string;
-      monthlyCents: number;
-      offer?: Plan["offer"];
-    },
-    t: Translate,
-    locale: Locale,
-  ) => ({
-    heading: t("subscription.welcome.heading", { name: subscription.name }),
+  /** What the shopper signed up for, as the form said: the same whether the address was new or not. */
+  const welcomeView = (signup: WelcomeCookie, plan: Plan, t: Translate, locale: Locale) => ({
+    heading: t("subscription.welcome.heading", { name: signup.name }),
     message: t("subscription.welcome.message", {
-      plan: t(`subscription.plans.${subscription.planId}.name`),
-      email: subscription.email,
+      plan: t(`subscription.plans.${plan.id}.name`),
+      email: signup.email,
     }),
-    price: subscription.offer
+    price: plan.offer
       ? t("subscription.welcome.offerPrice", {
-          count: subscription.offer.months,
-          price: money(subscription.offer.monthlyCents, locale),
-          regular: money(subscription.monthlyCents, locale),
+          count: plan.offer.months,
+          price: money(plan.offer.monthlyCents, locale),
+          regular: money(plan.monthlyCents, locale),
         })
-      : t("subscription.welcome.price", { price: money(subscription.monthlyCents, locale) }),
+      : t("subscription.welcome.price", { price: money(plan.monthlyCents, locale) }),
   });
 
   localizedRoute(app, i18n.routes, live, "subscriptionWelcome", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
-    const owner = readShopperId(request);
-    const subscription = owner ? await subscriptions.latestForOwner(owner) : undefined;
-    if (!subscription) return reply.redirect(i18n.routes.pathFor("subscription", locale), 303);
+    const signup = readWelcomeCookie(request);
+    const plan = signup && planById(signup.plan);
+    // Nothing signed up from this browser lately (or the cookie expired): offer the form.
+    if (!signup || !plan) return reply.redirect(i18n.routes.pathFor("subscription", locale), 303);
     reply.header("cache-control", "private, no-store");
     return reply.page(
       "pages/subscription-welcome",
-      { title: t("subscription.welcome.title"), welcome: welcomeView(subscription, t, locale) },
+      { title: t("subscription.welcome.title"), welcome: welcomeView(signup, plan, t, locale) },
       { noindex: true },
     );
   });
@@ -287,9 +324,9 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     "GET",
     async (request, reply) => {
       const query = request.query as Record<string, unknown>;
-      const email = typeof query.email === "string" ? query.email.slice(0, 254) : "";
+      const email = typeof query.email === "string" ? query.email.slice(0, 1000) : "";
       reply.header("cache-control", "no-store");
-      const answer = email ? await emailTaken({ email }, i18n.t[request.locale]) : true;
+      const answer = email ? await emailFormat(email, i18n.t[request.locale], request.locale) : true;
       return reply.type("application/json").send(JSON.stringify(answer));
     },
     { rateLimit: { max: 60, timeWindow: "1 minute" } },

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { overClientLimit, retryText } from "../http/client-limits.ts";
 import { takeFlash } from "../http/flash-cookie.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import { readMultipartForm } from "../http/multipart-form.ts";
 import { isAjax } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
 import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
+import { intlLocale, type Locale, perLocale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
 import { isRandomId } from "../store/random-id.ts";
 import type { Upload } from "../store/upload-repository.ts";
@@ -48,15 +50,38 @@ export function uploadViews(
   }));
 }
 
-/** A refused file in the shopper's words, with the limit it ran into. */
-export function rejectionMessage(rejection: Rejection, t: Translate): string {
+/** "50" or "12,5": megapixels as the shopper's language writes them. */
+const megapixels = perLocale((l) => new Intl.NumberFormat(intlLocale[l], { maximumFractionDigits: 1 }));
+
+/** A refused file in the shopper's words, with the limit it ran into (the pixel limit is the instance's setting). */
+export function rejectionMessage(
+  rejection: Rejection,
+  t: Translate,
+  limits: { maxPixels: number; locale: Locale },
+): string {
   return t(`editor.rejected.${rejection.reason}`, {
     name: rejection.name,
     max: megabytes(uploadLimits.maxFileBytes),
+    megapixels: megapixels[limits.locale].format(limits.maxPixels / 1_000_000),
     projectMax: uploadLimits.maxPhotosPerProject,
     shopperMax: uploadLimits.maxPhotosPerShopper,
     perRequest: uploadLimits.maxFilesPerRequest,
+    retry: rejection.wait ? retryText(t, rejection.wait) : "",
   });
+}
+
+/**
+ * Counts one file against the client's upload limit (UPLOAD_RATE_LIMIT per hour), before
+ * anything of it is stored: over the limit, the refusal to report instead, with Retry-After.
+ */
+export async function uploadRefused(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: { name: string },
+): Promise<Rejection | undefined> {
+  const wait = await overClientLimit(services.limits.uploads, request, reply, "photo upload");
+  return wait === undefined ? undefined : { name: displayName(file.name), reason: "rateLimited", wait };
 }
 
 /**
@@ -89,7 +114,8 @@ export function uploadRoutes(
   /**
    * The enhanced uploader sends each photo on its own, for per-file progress and
    * cancel; the photo is kept for the shopper and joins a project when the form around
-   * it is sent. The answer is the list item (200) or the reason it was refused (422).
+   * it is sent. The answer is the list item (200) or the reason it was refused (422; 429
+   * with Retry-After when the client uploaded too many photos lately).
    */
   localizedRoute(
     app,
@@ -110,7 +136,9 @@ export function uploadRoutes(
           results.push({ name: displayName(file.name), reason: "projectFull" });
           return;
         }
-        results.push(await intake.receive(owner, file));
+        results.push(
+          (await uploadRefused(services, request, reply, file)) ?? (await intake.receive(owner, file)),
+        );
       });
       if (!form) return reply;
       const projectId = project?.id;
@@ -132,9 +160,11 @@ export function uploadRoutes(
         {
           title: "",
           staged: accepted.map(uploadView),
-          messages: rejected.map((r) => rejectionMessage(r, t)),
+          messages: rejected.map((r) =>
+            rejectionMessage(r, t, { maxPixels: services.config.uploadMaxPixels, locale: request.locale }),
+          ),
         },
-        { status: rejected.length > 0 ? 422 : 200 },
+        { status: rejected.some((r) => r.wait) ? 429 : rejected.length > 0 ? 422 : 200 },
       );
     },
     { csrf: false, rateLimit: { max: 120, timeWindow: "1 minute" } },

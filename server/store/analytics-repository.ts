@@ -27,7 +27,7 @@ export interface FunnelDay {
 
 export interface AnalyticsRepository {
   record(batch: AnalyticsBatch, receivedAt?: Date): Promise<void>;
-  /** The most frequent events per day, newest day first. */
+  /** The most frequent events per day, newest day first: raw rows and, for older days, their daily counts. */
   topEventsPerDay(options?: { days?: number; perDay?: number; now?: Date }): Promise<EventCount[]>;
   /** Adds to the daily counters; rows of another instance for the same key add up. */
   addDailyCounts(counts: readonly DailyCount[]): Promise<void>;
@@ -61,7 +61,7 @@ export function analyticsRepository(db: Kysely<Schema>): AnalyticsRepository {
     async topEventsPerDay({ days = 7, perDay = 10, now = new Date() } = {}) {
       const since = firstDay(now, days);
       // ISO text timestamps: the first ten characters are the UTC day on both databases.
-      const rows = await db
+      const raw = await db
         .selectFrom("analytics_events")
         .select((eb) => [
           eb.fn<string>("substr", ["received_at", eb.val(1), eb.val(10)]).as("day"),
@@ -71,17 +71,26 @@ export function analyticsRepository(db: Kysely<Schema>): AnalyticsRepository {
         .where("received_at", ">=", since)
         .groupBy(["day", "event"])
         .execute();
-      const byDay = new Map<string, EventCount[]>();
-      for (const row of rows) {
-        const list = byDay.get(row.day) ?? [];
-        list.push({ day: row.day, event: row.event, count: Number(row.count) });
-        byDay.set(row.day, list);
+      // Rows past the raw window live on as daily counts (the clean-up job folds them); an
+      // event is in one table or the other, never both, so the two add up.
+      const folded = await db
+        .selectFrom("analytics_events_daily")
+        .select((eb) => ["day", "event", eb.fn.sum<string | number>("count").as("count")])
+        .where("day", ">=", since)
+        .groupBy(["day", "event"])
+        .execute();
+      const byDay = new Map<string, Map<string, number>>();
+      for (const row of [...raw, ...folded]) {
+        const counts = byDay.get(row.day) ?? new Map<string, number>();
+        counts.set(row.event, (counts.get(row.event) ?? 0) + Number(row.count));
+        byDay.set(row.day, counts);
       }
       return [...byDay.keys()]
         .sort()
         .reverse()
         .flatMap((day) =>
-          (byDay.get(day) ?? [])
+          [...(byDay.get(day) ?? [])]
+            .map(([event, count]): EventCount => ({ day, event, count }))
             .sort((a, b) => b.count - a.count || a.event.localeCompare(b.event))
             .slice(0, perDay),
         );

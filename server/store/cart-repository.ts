@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type CompiledQuery, type ExpressionBuilder, type Kysely, PostgresAdapter, sql } from "kysely";
+import { type CompiledQuery, type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { DeliveryAddress } from "../domain/delivery-address.ts";
 import { isDeliveryCountry } from "../domain/postcode.ts";
 import type { Database } from "./database.ts";
@@ -25,10 +25,11 @@ export interface CartRepository {
   exists(cartId: string): Promise<boolean>;
   /**
    * Adds to the line for this option (or this project), creating it when needed; safe under
-   * concurrent requests. Refuses (false, nothing changed) when the line would go over `limit`.
+   * concurrent requests. Refuses (false, nothing changed) when the line would go over `limit`,
+   * or when it would be a new line in a cart that already holds `maxLines` lines.
    * Adding a project again takes the project's current format.
    */
-  add(cartId: string, item: CartItem, quantity: number, limit?: number): Promise<boolean>;
+  add(cartId: string, item: CartItem, quantity: number, limit?: number, maxLines?: number): Promise<boolean>;
   /** Sets a line's quantity; false when the cart has no such line (removed in another tab). */
   setQuantity(cartId: string, item: CartItem, quantity: number): Promise<boolean>;
   /** Removes a line; false when it was not there. */
@@ -44,7 +45,8 @@ export interface CartRepository {
   saveAddress(cartId: string, address: DeliveryAddress): Promise<void>;
   /**
    * Deletes carts nobody changed since `before`, their lines and address with them (orders
-   * keep their own copy). Safe when several instances run it at once; returns how many went.
+   * keep their own copy); returns how many went. The clean-up job (server/jobs/clean-up.ts)
+   * runs it, one instance at a time.
    */
   deleteAbandoned(before: Date): Promise<number>;
 }
@@ -117,9 +119,6 @@ export async function touchCart(db: Kysely<Schema>, cartId: string, at: string):
   return affected(result) > 0;
 }
 
-/** Any number: it only has to be the same for every instance that cleans up carts. */
-const cleanupLockKey = 604_060;
-
 function affected(result: {
   numInsertedOrUpdatedRows?: bigint;
   numUpdatedRows?: bigint;
@@ -177,10 +176,22 @@ export function cartRepository(
       return row !== undefined;
     },
 
-    async add(cartId, item, quantity, limit = 2 ** 31 - 1) {
+    async add(cartId, item, quantity, limit = 2 ** 31 - 1, maxLines) {
       const at = now();
       return db.transaction().execute(async (trx) => {
         if (!(await touchCart(trx, cartId, at))) throw new Error(`cart ${cartId} does not exist`);
+        // The cart's lock (or SQLite's single writer) keeps this count and the insert together.
+        if (maxLines !== undefined) {
+          const held = await trx
+            .selectFrom("cart_lines")
+            .select((eb) => [
+              eb.fn.countAll<string | number>().as("lines"),
+              eb.fn.countAll<string | number>().filterWhere(sameLine(cartId, item)).as("same"),
+            ])
+            .where("cart_id", "=", cartId)
+            .executeTakeFirst();
+          if (Number(held?.same ?? 0) === 0 && Number(held?.lines ?? 0) >= maxLines) return false;
+        }
         // Lines show in the order they were added. Two adds within one millisecond must not
         // swap places, so a new line comes after the cart's last one; the cart's lock (or
         // SQLite's single writer) keeps this read and the insert together.
@@ -288,16 +299,7 @@ export function cartRepository(
     async deleteAbandoned(before) {
       const cutoff = before.toISOString();
       // Lines and address go by the foreign keys' cascade.
-      const remove = (trx: Kysely<Schema>) =>
-        trx.deleteFrom("carts").where("updated_at", "<", cutoff).executeTakeFirst();
-      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return affected(await remove(db));
-      // One instance at a time: another that finds the lock taken leaves the work to it.
-      return db.transaction().execute(async (trx) => {
-        const { rows } = await sql<{
-          locked: boolean;
-        }>`select pg_try_advisory_xact_lock(${cleanupLockKey}) as locked`.execute(trx);
-        return rows[0]?.locked ? affected(await remove(trx)) : 0;
-      });
+      return affected(await db.deleteFrom("carts").where("updated_at", "<", cutoff).executeTakeFirst());
     },
   };
 }

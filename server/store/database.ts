@@ -1,8 +1,9 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
+import { makePrivateFolderSync, privateFileMode } from "./private-files.ts";
 import type { Schema } from "./schema.ts";
 import { preparingOnce } from "./sqlite-statements.ts";
 
@@ -38,6 +39,23 @@ export function dialectOf(url: string): Dialect {
 }
 
 /**
+ * The database file exists, 0600, before SQLite opens it: SQLite gives its -wal and -shm
+ * files the database file's mode, so they are private too. A database from before files
+ * were private is made so here, with whatever companions it has lying next to it.
+ */
+function privateDatabaseFile(file: string): void {
+  makePrivateFolderSync(dirname(file));
+  closeSync(openSync(file, "a", privateFileMode));
+  for (const path of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      chmodSync(path, privateFileMode);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+  }
+}
+
+/**
  * Opens the shop's database: SQLite (the embedded default, a file under data/) or
  * PostgreSQL for several instances. The rest of the code sees only Kysely.
  */
@@ -64,7 +82,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   }
 
   const file = sqlitePath(url);
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  if (file !== ":memory:") privateDatabaseFile(file);
   const sqlite = new SQLite(file);
   // WAL lets readers run while one request writes; the busy timeout queues writers instead of failing them.
   sqlite.pragma("journal_mode = WAL");

@@ -1,4 +1,4 @@
-import { type Migration, Migrator } from "kysely";
+import { type Migration, Migrator, sql } from "kysely";
 import type { Database } from "./database.ts";
 import { carts } from "./migrations/0001-carts.ts";
 import { analyticsEvents } from "./migrations/0002-analytics-events.ts";
@@ -8,6 +8,7 @@ import { contactMessages } from "./migrations/0005-contact-messages.ts";
 import { photoProjectsAndSubscriptions } from "./migrations/0006-photo-projects-and-subscriptions.ts";
 import { cartRevisions } from "./migrations/0007-cart-revisions.ts";
 import { analyticsDaily } from "./migrations/0008-analytics-daily.ts";
+import { analyticsEventsDaily } from "./migrations/0009-analytics-events-daily.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -19,13 +20,29 @@ export const migrations: Record<string, Migration> = {
   "0006-photo-projects-and-subscriptions": photoProjectsAndSubscriptions,
   "0007-cart-revisions": cartRevisions,
   "0008-analytics-daily": analyticsDaily,
+  "0009-analytics-events-daily": analyticsEventsDaily,
 };
 
-export async function migrateToLatest(database: Database): Promise<string[]> {
-  const migrator = new Migrator({
+/**
+ * The migrator for the shop's migrations. Kysely looks for its own tables in every schema
+ * unless told which: a second shop (or test) in another schema of the same database would
+ * make it skip creating them here, so on PostgreSQL they go in the current schema.
+ */
+export async function shopMigrator(database: Database): Promise<Migrator> {
+  const schema =
+    database.dialect === "postgres"
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]
+          ?.schema
+      : undefined;
+  return new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
+}
+
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = await shopMigrator(database);
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName;

@@ -42,6 +42,19 @@ export interface AnalyticsDailyTable {
   count: number | string;
 }
 
+/** Browser events past their raw window, counted per day (migration 0009, server/jobs/clean-up.ts). */
+export interface AnalyticsEventsDailyTable {
+  /** UTC day, YYYY-MM-DD */
+  day: string;
+  event: string;
+  route_id: string;
+  locale: string;
+  /** The event's productId property; "" where it has none */
+  product_id: string;
+  /** bigint: PostgreSQL hands it back as text */
+  count: number | string;
+}
+
 export interface OutboxTable {
   id: Generated<number>;
   kind: string;
@@ -165,6 +178,7 @@ export interface Schema {
   cart_lines: CartLinesTable;
   analytics_events: AnalyticsEventsTable;
   analytics_daily: AnalyticsDailyTable;
+  analytics_events_daily: AnalyticsEventsDailyTable;
   outbox: OutboxTable;
   cart_addresses: CartAddressesTable;
   orders: OrdersTable;

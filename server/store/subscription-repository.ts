@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { enqueueMail, type OutgoingMail } from "../mail/outbox.ts";
 import { randomId } from "./random-id.ts";
 import type { Schema } from "./schema.ts";
@@ -22,12 +22,49 @@ export interface Subscription extends NewSubscription {
 export interface SubscriptionRepository {
   /**
    * Stores the subscription and queues its welcome mail in one transaction. Answers
-   * undefined when the address already has a subscription (also when two sign-ups race).
+   * undefined when the address already has a subscription (also when two sign-ups race);
+   * then, with `alreadySubscribed`, that mail goes to the address as its subscription has
+   * it instead, at most once an hour per address (a sign-up form is no way to flood a
+   * mailbox).
    */
-  create(subscription: NewSubscription, mail: OutgoingMail, at?: Date): Promise<Subscription | undefined>;
-  emailTaken(email: string): Promise<boolean>;
+  create(
+    subscription: NewSubscription,
+    mail: OutgoingMail,
+    at?: Date,
+    alreadySubscribed?: (address: string) => OutgoingMail,
+  ): Promise<Subscription | undefined>;
   /** The newest subscription taken out from this shopper's browser. */
   latestForOwner(ownerId: string): Promise<Subscription | undefined>;
+  /** The subscription of an address, however it is typed: what signing in looks up. */
+  findByEmail(email: string): Promise<Subscription | undefined>;
+  /**
+   * Stores a new hash of the same password (one made at today's cost), only while the
+   * stored one is still `previous`: a password changed in the meantime is never overwritten.
+   */
+  replacePasswordHash(id: string, previous: string, next: string): Promise<boolean>;
+}
+
+/** How often an address hears that someone tried to sign up with it. */
+const alreadySubscribedMailEveryMs = 60 * 60 * 1000;
+
+type SubscriptionRow = Selectable<Schema["subscriptions"]>;
+
+function subscriptionOf(row: SubscriptionRow): Subscription {
+  return {
+    id: row.id,
+    ownerId: row.owner_id ?? undefined,
+    name: row.name,
+    email: row.email,
+    planId: row.plan_id,
+    monthlyCents: Number(row.monthly_cents),
+    offer:
+      row.offer_cents === null || row.offer_months === null
+        ? undefined
+        : { monthlyCents: Number(row.offer_cents), months: Number(row.offer_months) },
+    passwordHash: row.password_hash,
+    locale: row.locale,
+    createdAt: row.created_at,
+  };
 }
 
 /** One subscription per address, however it is typed: "Anna@Example.nl " is anna@example.nl. */
@@ -37,7 +74,7 @@ export function emailKey(email: string): string {
 
 export function subscriptionRepository(db: Kysely<Schema>): SubscriptionRepository {
   return {
-    async create(subscription, mail, at = new Date()) {
+    async create(subscription, mail, at = new Date(), alreadySubscribed) {
       const row = {
         id: randomId(),
         owner_id: subscription.ownerId ?? null,
@@ -59,19 +96,13 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
           .onConflict((oc) => oc.column("email_key").doNothing())
           .returning("id")
           .executeTakeFirst();
-        if (!inserted) return undefined;
+        if (!inserted) {
+          if (alreadySubscribed) await tellAlreadySubscribed(trx, row.email_key, at, alreadySubscribed);
+          return undefined;
+        }
         await enqueueMail(trx, mail, at);
         return { ...subscription, id: row.id, createdAt: row.created_at };
       });
-    },
-
-    async emailTaken(email) {
-      const row = await db
-        .selectFrom("subscriptions")
-        .select("id")
-        .where("email_key", "=", emailKey(email))
-        .executeTakeFirst();
-      return row !== undefined;
     },
 
     async latestForOwner(ownerId) {
@@ -81,22 +112,51 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
         .where("owner_id", "=", ownerId)
         .orderBy("created_at", "desc")
         .executeTakeFirst();
-      if (!row) return undefined;
-      return {
-        id: row.id,
-        ownerId: row.owner_id ?? undefined,
-        name: row.name,
-        email: row.email,
-        planId: row.plan_id,
-        monthlyCents: Number(row.monthly_cents),
-        offer:
-          row.offer_cents === null || row.offer_months === null
-            ? undefined
-            : { monthlyCents: Number(row.offer_cents), months: Number(row.offer_months) },
-        passwordHash: row.password_hash,
-        locale: row.locale,
-        createdAt: row.created_at,
-      };
+      return row ? subscriptionOf(row) : undefined;
+    },
+
+    async findByEmail(email) {
+      const row = await db
+        .selectFrom("subscriptions")
+        .selectAll()
+        .where("email_key", "=", emailKey(email))
+        .executeTakeFirst();
+      return row ? subscriptionOf(row) : undefined;
+    },
+
+    async replacePasswordHash(id, previous, next) {
+      const result = await db
+        .updateTable("subscriptions")
+        .set({ password_hash: next })
+        .where("id", "=", id)
+        .where("password_hash", "=", previous)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
   };
+}
+
+/** Queues the "someone tried to sign up with your address" mail, unless one went out within the hour. */
+async function tellAlreadySubscribed(
+  trx: Kysely<Schema>,
+  key: string,
+  at: Date,
+  compose: (address: string) => OutgoingMail,
+): Promise<void> {
+  const existing = await trx
+    .selectFrom("subscriptions")
+    .select("email")
+    .where("email_key", "=", key)
+    .executeTakeFirst();
+  // Gone again between the insert and now: nobody to tell.
+  if (!existing) return;
+  const mail = compose(existing.email);
+  const recent = await trx
+    .selectFrom("outbox")
+    .select("id")
+    .where("kind", "=", mail.kind)
+    .where("to_address", "=", mail.to)
+    .where("created_at", ">", new Date(at.getTime() - alreadySubscribedMailEveryMs).toISOString())
+    .executeTakeFirst();
+  if (!recent) await enqueueMail(trx, mail, at);
 }

@@ -1,6 +1,8 @@
+import type { PhotoFormat } from "../domain/photo-type.ts";
 import { randomId } from "../store/random-id.ts";
 import type { Upload, UploadRepository } from "../store/upload-repository.ts";
-import { preparePhoto, type RejectReason } from "./photo-processing.ts";
+import { type DecodeQueue, DecodeTimeout } from "./decode-queue.ts";
+import { makeThumbnail, type RejectReason, readPhotoHeader, thumbnailFailure } from "./photo-processing.ts";
 import { type PhotoStorage, removePhotoFiles, storageKeys } from "./photo-storage.ts";
 import { uploadLimits } from "./upload-limits.ts";
 
@@ -8,6 +10,8 @@ import { uploadLimits } from "./upload-limits.ts";
 export interface Rejection {
   name: string;
   reason: RejectReason;
+  /** Refused for the client's upload limit: the seconds until it may try again. */
+  wait?: number;
 }
 
 export interface PhotoIntake {
@@ -28,7 +32,27 @@ export function displayName(name: string): string {
   return base.length > 80 ? `${base.slice(0, 77)}…` : base;
 }
 
-export function photoIntake(uploads: UploadRepository, storage: PhotoStorage): PhotoIntake {
+export interface DecodeLimits {
+  /** Width × height an image may declare (UPLOAD_MAX_PIXELS). */
+  maxPixels: number;
+  /** The instance's decodes: a few at a time, each within its time (UPLOAD_DECODE_TIMEOUT_MS). */
+  decodes: DecodeQueue;
+}
+
+export function photoIntake(
+  uploads: UploadRepository,
+  storage: PhotoStorage,
+  limits: DecodeLimits,
+): PhotoIntake {
+  const { maxPixels, decodes } = limits;
+  /** The thumbnail, or why there is none; a refused or abandoned file leaves nothing behind. */
+  const thumbnailOf = async (data: Buffer, format: PhotoFormat): Promise<Buffer | RejectReason> => {
+    try {
+      return await decodes.run((timeoutMs) => makeThumbnail(data, { maxPixels, timeoutMs }));
+    } catch (err) {
+      return err instanceof DecodeTimeout ? "tooSlow" : thumbnailFailure(err, format);
+    }
+  };
   return {
     async receive(ownerId, file, projectId) {
       const name = displayName(file.name);
@@ -39,13 +63,16 @@ export function photoIntake(uploads: UploadRepository, storage: PhotoStorage): P
       if (projectId && (await uploads.countInProject(projectId)) >= uploadLimits.maxPhotosPerProject) {
         return { name, reason: "projectFull" };
       }
-      const photo = await preparePhoto(file.data);
+      // The header first, outside the queue: an image bomb is refused before any decode.
+      const photo = await readPhotoHeader(file.data, maxPixels);
       if (!photo.ok) return { name, reason: photo.reason };
+      const thumbnail = await thumbnailOf(file.data, photo.format);
+      if (typeof thumbnail === "string") return { name, reason: thumbnail };
       // Files first, then the row: a listed upload always has its files.
       const id = randomId();
-      await storage.put(storageKeys.original(id), file.data);
-      await storage.put(storageKeys.thumbnail(id), photo.thumbnail);
       try {
+        await storage.put(storageKeys.original(id), file.data);
+        await storage.put(storageKeys.thumbnail(id), thumbnail);
         return await uploads.add({
           id,
           ownerId,

@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile, rename, rm } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { makePrivateFolder, writePrivateFile } from "../store/private-files.ts";
 
 /**
  * Where uploaded photos and their thumbnails are kept. The shop only ever asks for a
@@ -39,10 +40,11 @@ export function diskPhotoStorage(root: string): PhotoStorage {
   return {
     async put(key, data) {
       const file = path(key);
-      await mkdir(dirname(file), { recursive: true });
+      // Shoppers' photos are theirs: folders 0700, files 0600 (store/private-files.ts).
+      await makePrivateFolder(dirname(file));
       // Written aside and renamed, so a reader never sees half a photo.
       const partial = `${file}.partial`;
-      await writeFile(partial, data);
+      await writePrivateFile(partial, data);
       await rename(partial, file);
     },
     async read(key) {

@@ -220,6 +220,20 @@ describe("the photo-upload island", () => {
     expect(ids()).toEqual([]);
   });
 
+  it("shows why a photo was not taken when the connection uploaded too much lately, and lets it be tried again", () => {
+    render();
+    choose("strand.jpg");
+    (FakeXhr.made[0] as FakeXhr).answer(
+      429,
+      '<p class="upload-error">strand.jpg: vanaf deze verbinding zijn in korte tijd heel veel foto\'s geüpload, dus deze foto is niet bewaard. Probeer het over 12 minuten opnieuw.</p>',
+    );
+    expect(rows()[0]?.textContent).toContain("Probeer het over 12 minuten opnieuw.");
+    expect(ids()).toEqual([]);
+    const retry = [...(rows()[0]?.querySelectorAll("button") ?? [])].find((b) => b.textContent === "Opnieuw");
+    retry?.click();
+    expect(FakeXhr.made).toHaveLength(2);
+  });
+
   it("cancels an upload on request, and can try it again", () => {
     render();
     choose("strand.jpg");

@@ -6,9 +6,12 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyticsReportText, conversion } from "../../scripts/analytics-report-text.ts";
 import { projectRoot } from "../../server/config.ts";
+import type { AnalyticsEvent } from "../../server/domain/analytics-event.ts";
+import { type CleanUpDeps, runCleanUp } from "../../server/jobs/clean-up.ts";
 import { analyticsRepository, type DailyCount } from "../../server/store/analytics-repository.ts";
 import { openDatabase } from "../../server/store/database.ts";
 import { migrateToLatest } from "../../server/store/migrate.ts";
+import { diskPhotoStorage } from "../../server/uploads/photo-storage.ts";
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "analytics-report-"));
@@ -106,6 +109,60 @@ describe("npm run analytics:report", () => {
         "",
         today,
         "  cart.add        2",
+        "  share           1",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("shows days past the raw window from their daily counts, next to recent raw events", async () => {
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    const old = new Date(now.getTime() - 100 * 86_400_000);
+    const file = join(dir, "folded.db");
+    const database = openDatabase(`sqlite://${file}`);
+    await migrateToLatest(database);
+    const analytics = analyticsRepository(database.db);
+    const cartAdds = (n: number) =>
+      Array.from({ length: n }, (): AnalyticsEvent => ({ event: "cart.add", properties: {} }));
+    await analytics.record({ route: "product", locale: "nl", events: cartAdds(3) }, old);
+    await analytics.record(
+      { route: "home", locale: "de", events: [{ event: "share", properties: {} }] },
+      old,
+    );
+    await analytics.record({ route: "product", locale: "nl", events: cartAdds(2) }, now);
+    const quiet = { info: () => {}, warn: () => {} } as unknown as CleanUpDeps["log"];
+    const cleaned = await runCleanUp({
+      database,
+      photoStorage: diskPhotoStorage(join(dir, "uploads")),
+      retention: { analyticsRawDays: 90, stagedUploadDays: 7, emptyProjectDays: 30 },
+      log: quiet,
+    });
+    expect(cleaned.counts.analyticsEvents).toBe(4);
+    await database.close();
+
+    const { stdout } = await run(
+      process.execPath,
+      ["--import", "tsx", "scripts/analytics-report.ts", "--days", "101", "--top", "5"],
+      {
+        cwd: projectRoot,
+        env: {
+          ...process.env,
+          DATABASE_URL: `sqlite://${file}`,
+          DATA_DIR: dir,
+          COOKIE_SECRET: "analytics-report-test-secret-0123456789",
+          LOG_LEVEL: "silent",
+        },
+      },
+    );
+    expect(stdout).toContain(
+      [
+        "",
+        today,
+        "  cart.add        2",
+        "",
+        old.toISOString().slice(0, 10),
+        "  cart.add        3",
         "  share           1",
         "",
       ].join("\n"),

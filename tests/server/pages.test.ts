@@ -91,9 +91,16 @@ describe("the home page", () => {
     }
   });
 
-  it("escapes catalogue and parameter text instead of injecting it", async () => {
-    const res = await get("/de?<script>alert(1)</script>");
+  it("writes text a visitor put in the address back escaped, never as markup", async () => {
+    // The search page shows its query in the title, the field and the text.
+    const typed = `<script>alert(1)</script>" autofocus onfocus=alert(1) x="`;
+    const res = await get(`/klantenservice/zoeken?${new URLSearchParams({ q: typed })}`);
+    expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain("<script>alert(1)</script>");
+    expect(res.body).not.toContain('" autofocus');
+    expect(res.body).toContain(
+      'value="&lt;script&gt;alert(1)&lt;/script&gt;&quot; autofocus onfocus=alert(1) x=&quot;"',
+    );
   });
 });
 

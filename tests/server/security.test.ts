@@ -241,7 +241,7 @@ describe("cookies the shop sets", () => {
 
   it("are Secure behind HTTPS when the proxy is trusted", async () => {
     const proxied = await testShop({
-      env: { TRUST_PROXY: "true" },
+      env: { TRUST_PROXY: "1" },
       beforeReady: (app) => app.get("/test/cookie", async (_req, reply) => ({ token: reply.generateCsrf() })),
     });
     try {

@@ -27,7 +27,7 @@ export interface TestShop {
   close(): Promise<void>;
 }
 
-/** The whole shop on a fresh in-memory SQLite database (or the one given), driven through app.inject. */
+/** The whole shop on a fresh in-memory SQLite database (or a file, or the one given), driven through app.inject. */
 export async function testShop(
   options: {
     env?: Record<string, string>;
@@ -38,13 +38,20 @@ export async function testShop(
     mailQueued?: () => void;
     /** A database the test opened itself (PostgreSQL, say), already migrated; closed with the shop. */
     database?: Database;
+    /**
+     * SQLite in a file in the shop's data folder, as `npm start` runs it: the reads of committed
+     * data on every page go through the file's second, read-only connection (database.ts).
+     */
+    sqliteFile?: boolean;
     /** A copy of views/ with a template mistake in it. */
     views?: string;
     templateErrors?: TemplateErrorMode;
   } = {},
 ): Promise<TestShop> {
   const config = testConfig(options.env);
-  const database = options.database ?? openDatabase("sqlite::memory:");
+  const database =
+    options.database ??
+    openDatabase(options.sqliteFile ? `sqlite://${join(config.dataDir, "shop.db")}` : "sqlite::memory:");
   if (!options.database) await migrateToLatest(database);
   const app = await buildApp({
     config,

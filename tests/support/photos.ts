@@ -1,4 +1,33 @@
+import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
+
+/**
+ * A PNG that declares side × side pixels, black and white at one bit a pixel, whose
+ * content is one deflate stream of zeros: 16000 × 16000 comes to about 31 KB, yet
+ * decoding it means a quarter of a gigapixel.
+ */
+function pngBomb(side: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header[8] = 1; // bit depth; colour type 0 (grey), no interlace
+  // Each row: a filter byte and side / 8 bytes of black.
+  const rows = Buffer.alloc((Math.ceil(side / 8) + 1) * side);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows, { level: 9 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
 
 /** Real photos made on the spot (nothing binary in the repository), and files that only pretend. */
 export const photos = {
@@ -14,6 +43,8 @@ export const photos = {
     sharp({ create: { width: 800, height: 800, channels: 3, background: "#2f5d3a" } })
       .webp()
       .toBuffer(),
+  /** An image bomb: a few dozen kilobytes declaring side × side pixels. */
+  pngBomb,
   /** A text file with a photo's name. */
   textAsJpeg: async () => Buffer.from("Boodschappen: melk, brood, kaas\n"),
   /** The start of a JPEG and then nothing: right magic bytes, unreadable content. */

@@ -1,7 +1,7 @@
-import { type Kysely, Migrator } from "kysely";
+import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { cartRepository } from "../../../server/store/cart-repository.ts";
-import { migrateToLatest, migrations } from "../../../server/store/migrate.ts";
+import { migrateToLatest, shopMigrator } from "../../../server/store/migrate.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
 
 /** Databases left at the migration before 0006, as a shop running today would be. */
@@ -12,7 +12,7 @@ describe.each(targets)("migration 0006 on $name", (target) => {
 
   it("keeps the cart lines shoppers already have, and can be taken back", async () => {
     const database = await openDatabase();
-    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
+    const migrator = await shopMigrator(database);
     expect((await migrator.migrateTo("0003-outbox")).error).toBeUndefined();
     const carts = cartRepository(database.db);
     const cart = await carts.create();

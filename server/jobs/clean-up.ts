@@ -1,0 +1,123 @@
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { Retention } from "../config.ts";
+import { cartLifetimeSeconds } from "../http/cart-cookie.ts";
+import { cartRepository } from "../store/cart-repository.ts";
+import { withCleanUpLock } from "../store/clean-up-lock.ts";
+import type { Database } from "../store/database.ts";
+import { retentionRepository } from "../store/retention-repository.ts";
+import { type PhotoStorage, removePhotoFiles } from "../uploads/photo-storage.ts";
+
+/** Often enough that no table holds much more than it should keep. */
+const everyMs = 6 * 60 * 60 * 1000;
+const dayMs = 86_400_000;
+
+export interface CleanUpDeps {
+  database: Database;
+  photoStorage: PhotoStorage;
+  retention: Retention;
+  log: Pick<FastifyBaseLogger, "info" | "warn">;
+  /** The moment the windows count back from; the real clock by default. */
+  now?: () => Date;
+}
+
+export type CleanUpRule = "abandonedCarts" | "emptyProjects" | "stagedUploads" | "analyticsEvents";
+
+export interface CleanUpResult {
+  /** false: another instance held the lock, and does the work. */
+  ran: boolean;
+  /** Per rule, how many went: carts, projects, uploads, raw analytics rows folded into daily counts. */
+  counts: Record<CleanUpRule, number>;
+  /** Rules that failed this time (logged; tried again next run). */
+  failed: CleanUpRule[];
+}
+
+/**
+ * One run of every retention rule, under one lock for the whole run, so on PostgreSQL one
+ * instance at a time does it. A rule that fails is logged and the others still run.
+ * Carts go first: the cart lines they take with them may be what kept a project.
+ * With `signal` aborted, the rules stop after the batch in hand (the shop is closing).
+ */
+export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promise<CleanUpResult> {
+  const { database, photoStorage, retention, log } = deps;
+  const now = (deps.now ?? (() => new Date()))().getTime();
+  const daysAgo = (days: number) => new Date(now - days * dayMs);
+  const counts: Record<CleanUpRule, number> = {
+    abandonedCarts: 0,
+    emptyProjects: 0,
+    stagedUploads: 0,
+    analyticsEvents: 0,
+  };
+  const failed: CleanUpRule[] = [];
+
+  const locked = await withCleanUpLock(database, async (db) => {
+    const retained = retentionRepository(db);
+    const rules: Array<[CleanUpRule, () => Promise<number>]> = [
+      [
+        "abandonedCarts",
+        () => cartRepository(db).deleteAbandoned(new Date(now - cartLifetimeSeconds * 1000)),
+      ],
+      ["emptyProjects", () => retained.deleteEmptyProjects(daysAgo(retention.emptyProjectDays))],
+      [
+        "stagedUploads",
+        () =>
+          retained.deleteStagedUploads(
+            daysAgo(retention.stagedUploadDays),
+            (id) => removePhotoFiles(photoStorage, id),
+            signal,
+          ),
+      ],
+      ["analyticsEvents", () => retained.foldAnalyticsEvents(daysAgo(retention.analyticsRawDays), signal)],
+    ];
+    for (const [rule, apply] of rules) {
+      if (signal?.aborted) break;
+      try {
+        counts[rule] = await apply();
+      } catch (err) {
+        failed.push(rule);
+        log.warn({ err, rule }, "clean-up rule failed; tried again next run");
+      }
+    }
+  });
+
+  if (!locked.ran) {
+    log.info("clean-up skipped: another instance is running it");
+    return { ran: false, counts, failed };
+  }
+  log.info({ ...counts, failed }, "clean-up done");
+  return { ran: true, counts, failed };
+}
+
+/**
+ * Runs the clean-up once when the app is ready (not awaited: a large first run must not
+ * hold up start-up), then every few hours. A run that fails as a whole (the database
+ * away) is logged and tried again next time: it never stops the shop. Closing the app
+ * asks a run in flight to stop after its batch in hand and waits for it, since the
+ * database closes after the app.
+ */
+export function scheduleCleanUp(app: FastifyInstance, deps: Omit<CleanUpDeps, "log">): void {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const closing = new AbortController();
+
+  const run = () => {
+    running ??= runCleanUp({ ...deps, log: app.log }, closing.signal)
+      .then(
+        () => {},
+        (err: unknown) => app.log.warn({ err }, "clean-up could not run; tried again next time"),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  };
+
+  app.addHook("onReady", async () => {
+    run();
+    timer = setInterval(run, everyMs);
+    timer.unref();
+  });
+  app.addHook("onClose", async () => {
+    clearInterval(timer);
+    closing.abort();
+    await running;
+  });
+}
