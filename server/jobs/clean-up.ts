@@ -1,15 +1,18 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Retention } from "../config.ts";
+import { unpaidExpiryHours } from "../domain/order-lifecycle.ts";
 import { cartLifetimeSeconds } from "../http/cart-cookie.ts";
 import { cartRepository } from "../store/cart-repository.ts";
 import { withCleanUpLock } from "../store/clean-up-lock.ts";
 import type { Database } from "../store/database.ts";
+import { orderLifecycleRepository } from "../store/order-lifecycle-repository.ts";
 import { retentionRepository } from "../store/retention-repository.ts";
 import { type PhotoStorage, removePhotoFiles } from "../uploads/photo-storage.ts";
 
 /** Often enough that no table holds much more than it should keep. */
 const everyMs = 6 * 60 * 60 * 1000;
-const dayMs = 86_400_000;
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
 
 export interface CleanUpDeps {
   database: Database;
@@ -20,12 +23,20 @@ export interface CleanUpDeps {
   now?: () => Date;
 }
 
-export type CleanUpRule = "abandonedCarts" | "emptyProjects" | "stagedUploads" | "analyticsEvents";
+export type CleanUpRule =
+  | "abandonedCarts"
+  | "emptyProjects"
+  | "stagedUploads"
+  | "analyticsEvents"
+  | "unpaidOrders";
 
 export interface CleanUpResult {
   /** false: another instance held the lock, and does the work. */
   ran: boolean;
-  /** Per rule, how many went: carts, projects, uploads, raw analytics rows folded into daily counts. */
+  /**
+   * Per rule, how many went: carts, projects, uploads, raw analytics rows folded into daily
+   * counts, orders expired unpaid.
+   */
   counts: Record<CleanUpRule, number>;
   /** Rules that failed this time (logged; tried again next run). */
   failed: CleanUpRule[];
@@ -34,7 +45,8 @@ export interface CleanUpResult {
 /**
  * One run of every retention rule, under one lock for the whole run, so on PostgreSQL one
  * instance at a time does it. A rule that fails is logged and the others still run.
- * Carts go first: the cart lines they take with them may be what kept a project.
+ * Carts go first: the cart lines they take with them may be what kept a project. Unpaid
+ * orders expire last: a rule of the order's life, not of retention, it deletes nothing.
  * With `signal` aborted, the rules stop after the batch in hand (the shop is closing).
  */
 export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promise<CleanUpResult> {
@@ -46,6 +58,7 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
     emptyProjects: 0,
     stagedUploads: 0,
     analyticsEvents: 0,
+    unpaidOrders: 0,
   };
   const failed: CleanUpRule[] = [];
 
@@ -67,6 +80,13 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
           ),
       ],
       ["analyticsEvents", () => retained.foldAnalyticsEvents(daysAgo(retention.analyticsRawDays), signal)],
+      [
+        "unpaidOrders",
+        () =>
+          orderLifecycleRepository(db).expireUnpaid(new Date(now - unpaidExpiryHours * hourMs), {
+            at: new Date(now),
+          }),
+      ],
     ];
     for (const [rule, apply] of rules) {
       if (signal?.aborted) break;

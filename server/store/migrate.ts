@@ -9,6 +9,7 @@ import { photoProjectsAndSubscriptions } from "./migrations/0006-photo-projects-
 import { cartRevisions } from "./migrations/0007-cart-revisions.ts";
 import { analyticsDaily } from "./migrations/0008-analytics-daily.ts";
 import { analyticsEventsDaily } from "./migrations/0009-analytics-events-daily.ts";
+import { orderTransitions } from "./migrations/0010-order-transitions.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   "0007-cart-revisions": cartRevisions,
   "0008-analytics-daily": analyticsDaily,
   "0009-analytics-events-daily": analyticsEventsDaily,
+  "0010-order-transitions": orderTransitions,
 };
 
 /**

@@ -1,13 +1,14 @@
 import type { Kysely } from "kysely";
 import type { DeliveryAddress } from "../domain/delivery-address.ts";
+import { awaitingPayment } from "../domain/order-lifecycle.ts";
 import { isDeliveryCountry } from "../domain/postcode.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { enqueueMail, type OutgoingMail } from "../mail/outbox.ts";
 import { addressOf, type CartLine, readAddress, readLines, touchCart } from "./cart-repository.ts";
 import type { Schema } from "./schema.ts";
 
-/** Payment is not built yet: every order is stored as waiting for it. */
-export const awaitingPayment = "awaiting_payment";
+/** Every order is placed awaiting payment; its life from there is order-lifecycle-repository.ts's. */
+export { awaitingPayment };
 
 export interface OrderLine {
   productId: string;

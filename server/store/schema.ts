@@ -90,7 +90,7 @@ export interface OrdersTable {
   idempotency_key: string;
   cart_id: string;
   locale: string;
-  /** awaiting_payment: payment is not built yet, so every order starts (and for now stays) here */
+  /** An OrderStatus (server/domain/order-lifecycle.ts); it changes only through order-lifecycle-repository.ts */
   status: string;
   name: string;
   street: string;
@@ -122,6 +122,19 @@ export interface OrderLinesTable {
   total_cents: number;
   /** The photo-book project the line orders (migration 0006) */
   project_id: string | null;
+}
+
+/** Every change of an order's status, with its time (migration 0010). */
+export interface OrderTransitionsTable {
+  id: Generated<number>;
+  order_id: number;
+  from_status: string;
+  to_status: string;
+  /** The OrderEvent's type that caused the change */
+  event: string;
+  /** The provider's payment, for a payment's outcome */
+  payment_id: string | null;
+  at: string;
 }
 
 export interface ContactMessagesTable {
@@ -183,6 +196,7 @@ export interface Schema {
   cart_addresses: CartAddressesTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;
+  order_transitions: OrderTransitionsTable;
   contact_messages: ContactMessagesTable;
   photo_projects: PhotoProjectsTable;
   uploads: UploadsTable;

@@ -428,7 +428,13 @@ describe.each(testDatabases().filter((t) => t.name === "postgres"))(
 
       expect(second).toEqual({
         ran: false,
-        counts: { abandonedCarts: 0, emptyProjects: 0, stagedUploads: 0, analyticsEvents: 0 },
+        counts: {
+          abandonedCarts: 0,
+          emptyProjects: 0,
+          stagedUploads: 0,
+          analyticsEvents: 0,
+          unpaidOrders: 0,
+        },
         failed: [],
       });
       const done = await first;
