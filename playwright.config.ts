@@ -108,6 +108,8 @@ export default defineConfig<ShopOptions>({
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
     env: {
       NODE_ENV: "production",
+      // Production requires the choice to be explicit; the journeys pay through the test provider.
+      PAYMENT_PROVIDER: "test",
       PORT: port,
       HOST: "127.0.0.1",
       DATA_DIR: process.env.E2E_DATA_DIR,

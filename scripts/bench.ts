@@ -258,6 +258,8 @@ async function main(): Promise<void> {
   const shopEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
+    // Production requires the choice to be explicit; the bench pays nothing real.
+    PAYMENT_PROVIDER: "test",
     LOG_LEVEL: "warn",
     PORT: String(shopPort),
     HOST: "127.0.0.1",

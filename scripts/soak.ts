@@ -92,6 +92,8 @@ function instanceEnv(databaseUrl: string, redisUrl: string, dataDir: string, coo
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: "production",
+    // Production requires the choice to be explicit; the soak's shoppers pay nothing real.
+    PAYMENT_PROVIDER: "test",
     LOG_LEVEL: "warn",
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,

@@ -40,6 +40,8 @@ export interface Config {
    * and protocol: false (none), a number of hops, or their addresses and CIDR ranges.
    */
   trustProxy: false | number | string[];
+  /** Which payment provider takes the shop's payments (server/payments/index.ts). */
+  payments: PaymentSettings;
   development: boolean;
   /** The pattern library page for content editors: on in development, off in production unless asked for. */
   patternLibrary: boolean;
@@ -80,6 +82,41 @@ export interface Retention {
   stagedUploadDays: number;
   /** Photo projects without photos are deleted after this long. */
   emptyProjectDays: number;
+}
+
+export interface PaymentSettings {
+  /** test: the built-in test provider, which never moves money; mollie: real payments. */
+  provider: "test" | "mollie";
+  /** test_… or live_…; set exactly when the provider is mollie. */
+  mollieApiKey?: string;
+}
+
+/**
+ * PAYMENT_PROVIDER and MOLLIE_API_KEY. The test provider is the default so the shop starts
+ * on a laptop without an account anywhere; but a shop started with NODE_ENV=production set
+ * explicitly must say which provider it means, so a production shop never ends up taking
+ * orders it cannot be paid for. Only an explicit NODE_ENV counts: the default (production)
+ * must not stop `npm start` out of the box.
+ */
+export function paymentSettings(
+  provider: "test" | "mollie" | undefined,
+  mollieApiKey: string | undefined,
+  explicitNodeEnv: string | undefined,
+): PaymentSettings {
+  if (provider === undefined && explicitNodeEnv === "production") {
+    throw new ConfigError(
+      "environment variable PAYMENT_PROVIDER: must be set when NODE_ENV=production: mollie (with MOLLIE_API_KEY) for real payments, or test for a shop that takes no real orders",
+    );
+  }
+  if (provider === "mollie") {
+    if (!mollieApiKey) {
+      throw new ConfigError(
+        "environment variable MOLLIE_API_KEY: must be set when PAYMENT_PROVIDER=mollie (a test_… or live_… key from the Mollie dashboard)",
+      );
+    }
+    return { provider, mollieApiKey };
+  }
+  return { provider: "test" };
 }
 
 /** proxy-addr's names for the private ranges. */
@@ -168,6 +205,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_URL: z.string().url().optional(),
   TRUST_PROXY: z.string().optional(),
+  PAYMENT_PROVIDER: z.enum(["test", "mollie"], { error: "must be test or mollie" }).optional(),
+  MOLLIE_API_KEY: z
+    .string()
+    .regex(/^(test|live)_[A-Za-z0-9]{20,}$/, "must be a Mollie API key, test_… or live_…")
+    .optional(),
   NODE_ENV: z.string().default("production"),
   PATTERN_LIBRARY: z.enum(["true", "false"]).optional(),
   DATA_DIR: z.string().min(1).optional(),
@@ -234,6 +276,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    payments: paymentSettings(e.PAYMENT_PROVIDER, e.MOLLIE_API_KEY, env.NODE_ENV),
     development: e.NODE_ENV === "development",
     patternLibrary: e.PATTERN_LIBRARY ? e.PATTERN_LIBRARY === "true" : e.NODE_ENV === "development",
     dataDir,

@@ -10,6 +10,7 @@ import { cartRevisions } from "./migrations/0007-cart-revisions.ts";
 import { analyticsDaily } from "./migrations/0008-analytics-daily.ts";
 import { analyticsEventsDaily } from "./migrations/0009-analytics-events-daily.ts";
 import { orderTransitions } from "./migrations/0010-order-transitions.ts";
+import { testPayments } from "./migrations/0011-test-payments.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   "0008-analytics-daily": analyticsDaily,
   "0009-analytics-events-daily": analyticsEventsDaily,
   "0010-order-transitions": orderTransitions,
+  "0011-test-payments": testPayments,
 };
 
 /**

@@ -137,6 +137,25 @@ export interface OrderTransitionsTable {
   at: string;
 }
 
+/** The built-in test provider's payments (migration 0011); never real money. */
+export interface TestPaymentsTable {
+  /** tp_ and 22 random URL-safe characters */
+  id: string;
+  amount_cents: number;
+  description: string;
+  locale: string;
+  redirect_url: string;
+  webhook_url: string;
+  /** JSON object of strings */
+  metadata: string;
+  method: string | null;
+  /** A PaymentStatus (server/payments/provider.ts) */
+  status: string;
+  idempotency_key: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ContactMessagesTable {
   id: Generated<number>;
   locale: string;
@@ -197,6 +216,7 @@ export interface Schema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   order_transitions: OrderTransitionsTable;
+  test_payments: TestPaymentsTable;
   contact_messages: ContactMessagesTable;
   photo_projects: PhotoProjectsTable;
   uploads: UploadsTable;
