@@ -8,6 +8,7 @@ import faq from "./faq/examples.ts";
 import lazyLoad from "./lazy-load/examples.ts";
 import modal from "./modal/examples.ts";
 import passwordStrength from "./password-strength/examples.ts";
+import paymentStatus from "./payment-status/examples.ts";
 import photoUpload from "./photo-upload/examples.ts";
 import productOptions from "./product-options/examples.ts";
 import relativeTime from "./relative-time/examples.ts";
@@ -50,6 +51,7 @@ export const hookExamples: readonly HookExamples[] = [
   tooltip,
   transform,
   photoUpload,
+  paymentStatus,
 ] as unknown as HookExamples[];
 
 export const contracts: readonly HookContract[] = hookExamples.map((entry) => entry.contract);

@@ -68,6 +68,12 @@ export const registry: HookDefinition[] = [
   },
   {
     kind: "island",
+    name: "payment-status",
+    react: false,
+    load: () => import("./payment-status/payment-status.ts"),
+  },
+  {
+    kind: "island",
     name: "product-options",
     react: false,
     load: () => import("./product-options/product-options.ts"),

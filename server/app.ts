@@ -33,6 +33,8 @@ import { checkPartials, type TemplateErrorMode } from "./http/template-contracts
 import { trustProxyOption } from "./http/trusted-proxies.ts";
 import { createI18n, loadMessages } from "./i18n/index.ts";
 import { scheduleCleanUp } from "./jobs/clean-up.ts";
+import { paymentProvider } from "./payments/index.ts";
+import { orderPayments, queueOrderExpiredMail } from "./payments/order-payments.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { cartAddressRoutes } from "./routes/cart-address.ts";
@@ -47,16 +49,19 @@ import { healthRoutes } from "./routes/health.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { orderConfirmationRoutes } from "./routes/order-confirmation.ts";
 import { patternRoutes } from "./routes/patterns.ts";
+import { paymentWebhookRoutes } from "./routes/payment-webhook.ts";
 import { productRoutes } from "./routes/product.ts";
 import { remoteCheckRoutes } from "./routes/remote-checks.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
+import { testPaymentRoutes } from "./routes/test-payment.ts";
 import { uploadRoutes } from "./routes/uploads.ts";
 import { viewerFrameRoutes } from "./routes/viewer-frames.ts";
 import { analyticsRepository } from "./store/analytics-repository.ts";
 import { cartRepository } from "./store/cart-repository.ts";
 import { contactRepository } from "./store/contact-repository.ts";
 import type { Database } from "./store/database.ts";
+import { orderLifecycleRepository } from "./store/order-lifecycle-repository.ts";
 import { orderRepository } from "./store/order-repository.ts";
 import { photoProjectRepository } from "./store/photo-project-repository.ts";
 import { subscriptionRepository } from "./store/subscription-repository.ts";
@@ -127,6 +132,14 @@ export async function buildApp({
   });
 
   const links = productLinks(i18n, catalogue);
+  const orders = orderRepository(database.db);
+  const payments = paymentProvider(config, {
+    database,
+    // The test provider's payment page is the shop's own; absolute when PUBLIC_URL names the shop.
+    testCheckoutUrl: (id, locale) =>
+      `${config.publicUrl ?? ""}${i18n.routes.pathFor("testPayment", locale, { payment: id })}`,
+    log: app.log,
+  });
   const services: Services = {
     config,
     catalogue,
@@ -137,7 +150,7 @@ export async function buildApp({
     projects: photoProjectRepository(database.db),
     subscriptions: subscriptionRepository(database.db),
     photoStorage: diskPhotoStorage(resolve(config.dataDir, "uploads")),
-    orders: orderRepository(database.db),
+    orders,
     asset: assetResolver(() => loadManifest(paths.static), config.development),
     links,
     now: now ?? (() => new Date()),
@@ -156,12 +169,32 @@ export async function buildApp({
       log: app.log,
     }),
     limits: clientLimits(app, config.limits),
+    payments,
+    orderPayments: orderPayments({
+      db: database.db,
+      provider: payments,
+      orders,
+      lifecycle: orderLifecycleRepository(database.db),
+      i18n,
+      routes: i18n.routes,
+      log: app.log,
+      now: now ?? (() => new Date()),
+      mailQueued: () => services.mailQueued(),
+      cutOff: parseCutOff(config.orderCutOff),
+    }),
   };
 
   app.decorate("i18n", i18n);
   registerGracefulClose(app);
   // Retention: abandoned carts, empty projects, staged uploads, raw analytics (one instance at a time).
-  scheduleCleanUp(app, { database, photoStorage: services.photoStorage, retention: config.retention });
+  scheduleCleanUp(app, {
+    database,
+    photoStorage: services.photoStorage,
+    retention: config.retention,
+    // An order that expires unpaid gets its mail in the same transaction.
+    onOrderExpired: queueOrderExpiredMail(i18n),
+    mailQueued: services.mailQueued,
+  });
   // Before any route: each funnel page gets its counting hook as it is added.
   registerFunnelCounting(app, services.counters, catalogue);
   // First of all hooks: a kept answer goes out before anything else runs.
@@ -234,8 +267,11 @@ export async function buildApp({
     cartOverviewRoutes(checkout, services, live);
     orderConfirmationRoutes(checkout, services, live);
   });
+  // The built-in test provider's payment page, only when it is the provider: Mollie has its own.
+  if (services.payments.name === "test") testPaymentRoutes(app, services, live, services.payments);
   subscriptionRoutes(app, services, live);
   remoteCheckRoutes(app, services, live);
+  await paymentWebhookRoutes(app, services, live);
   customerServiceRoutes(app, services, live);
   faqRoutes(app, services, live);
   contactRoutes(app, services, live);

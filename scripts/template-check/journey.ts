@@ -218,8 +218,17 @@ export async function journeyPages(
       orderKey: field("orderKey"),
       fingerprint: field("fingerprint"),
     });
-    const location = expectRedirect("orderConfirmation", path("cartOverview"), placed);
-    const number = decodeURIComponent(location.split("/").pop() ?? "");
+    // Placing the order leads to the built-in test provider's payment page.
+    const paying = expectRedirect("orderConfirmation", path("cartOverview"), placed);
+    const payment = decodeURIComponent(paying.split("/").pop() ?? "");
+    await visit("testPayment", (l) => path("testPayment", { payment }, l));
+    // A failed payment leads back to the order page with the form to pay again: its fullest state.
+    const back = expectRedirect(
+      "testPayment",
+      paying,
+      await browser.form(path("testPayment", { payment }), { outcome: "failed" }),
+    );
+    const number = decodeURIComponent(new URL(back, "http://shop.test").pathname.split("/").pop() ?? "");
     await visit("orderConfirmation", (l) => path("orderConfirmation", { number }, l));
   });
 

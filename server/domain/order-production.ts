@@ -1,4 +1,12 @@
 import type { Product } from "./catalogue.ts";
+import {
+  type CutOff,
+  type DayWindow,
+  dispatchWindow,
+  localMoment,
+  productionStart,
+} from "./delivery-times.ts";
+import type { Country } from "./working-days.ts";
 
 export interface WorkingDays {
   min: number;
@@ -18,4 +26,24 @@ export function orderProduction(products: readonly Pick<Product, "production">[]
     max = Math.max(max, product.production.standard.max);
   }
   return { min, max };
+}
+
+/**
+ * When a paid order is expected to be sent: production starts on the day the payment came
+ * in (before the cut-off on a working day) or the next working day, and the order goes out
+ * on its last production day (delivery-times.ts, the rules the delivery-times page explains).
+ */
+export function dispatchAfterPayment(
+  paidAt: Date,
+  production: WorkingDays,
+  country: Country,
+  cutOff: CutOff,
+): DayWindow {
+  const start = productionStart(localMoment(paidAt), cutOff, country);
+  // An order of nothing but free items has no production time: it goes out on its first day.
+  return dispatchWindow(
+    start,
+    { min: Math.max(1, production.min), max: Math.max(1, production.max) },
+    country,
+  );
 }

@@ -17,7 +17,11 @@ export type LiveRoutes = Set<RouteId>;
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** Registers one handler under the route's path in every locale, tagged with its id and locale. */
+/**
+ * Registers one handler under the route's path in every locale, tagged with its id and
+ * locale. A path that every locale shares (an /api/ address without a language, such as the
+ * payment webhook) is registered once, tagged with the first locale.
+ */
 export function localizedRoute(
   app: FastifyInstance,
   table: RouteTable,
@@ -27,10 +31,14 @@ export function localizedRoute(
   handler: RouteHandlerMethod,
   config: Omit<FastifyContextConfig, "routeId" | "locale"> = {},
 ): void {
+  const registered = new Set<string>();
   for (const locale of locales) {
+    const url = table.pattern(id, locale);
+    if (registered.has(url)) continue;
+    registered.add(url);
     app.route({
       method,
-      url: table.pattern(id, locale),
+      url,
       config: { ...config, routeId: id, locale },
       handler,
     });

@@ -3,6 +3,8 @@ import type { Catalogue } from "../domain/catalogue.ts";
 import type { DeliveryTimes } from "../domain/delivery-overview.ts";
 import type { Faq } from "../domain/faq.ts";
 import type { I18n } from "../i18n/index.ts";
+import type { ChosenProvider } from "../payments/index.ts";
+import type { OrderPayments } from "../payments/order-payments.ts";
 import type { CartRepository } from "../store/cart-repository.ts";
 import type { ContactRepository } from "../store/contact-repository.ts";
 import type { Database } from "../store/database.ts";
@@ -42,4 +44,8 @@ export interface Services {
   counters: AnalyticsCounters;
   /** How much one client address may store per window: carts, photos, projects, addresses, events. */
   limits: ClientLimits;
+  /** The payment provider (PAYMENT_PROVIDER): Mollie, or the built-in test provider. */
+  payments: ChosenProvider;
+  /** Orders' payments: starting one, and what the provider says about it (server/payments/order-payments.ts). */
+  orderPayments: OrderPayments;
 }

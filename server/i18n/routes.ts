@@ -86,7 +86,12 @@ export function buildRouteTable(messagesByLocale: Record<Locale, Messages>): Rou
   for (const locale of locales) {
     for (const [id, path] of table.get(locale) as Map<string, string>) {
       const previous = owner.get(path);
-      if (previous) throw new Error(`path ${path} is used by both ${previous} and ${locale}:${id}`);
+      // An address for machines (a provider's webhook) has no language: under /api/ one
+      // route may keep the same path in every locale, and is then registered once.
+      const sameAddress = previous?.endsWith(`:${id}`) && path.startsWith("/api/");
+      if (previous && !sameAddress) {
+        throw new Error(`path ${path} is used by both ${previous} and ${locale}:${id}`);
+      }
       owner.set(path, `${locale}:${id}`);
       const segment = firstSegment(path);
       if (segment && !segment.startsWith(":")) {

@@ -5,7 +5,7 @@ import { cartLifetimeSeconds } from "../http/cart-cookie.ts";
 import { cartRepository } from "../store/cart-repository.ts";
 import { withCleanUpLock } from "../store/clean-up-lock.ts";
 import type { Database } from "../store/database.ts";
-import { orderLifecycleRepository } from "../store/order-lifecycle-repository.ts";
+import { type AfterChange, orderLifecycleRepository } from "../store/order-lifecycle-repository.ts";
 import { retentionRepository } from "../store/retention-repository.ts";
 import { type PhotoStorage, removePhotoFiles } from "../uploads/photo-storage.ts";
 
@@ -21,6 +21,10 @@ export interface CleanUpDeps {
   log: Pick<FastifyBaseLogger, "info" | "warn">;
   /** The moment the windows count back from; the real clock by default. */
   now?: () => Date;
+  /** Runs in the transaction that expires an order unpaid: its "order expired" mail. */
+  onOrderExpired?: AfterChange;
+  /** Told after orders expired, so their mails go out now rather than at the next poll. */
+  mailQueued?: () => void;
 }
 
 export type CleanUpRule =
@@ -85,6 +89,7 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
         () =>
           orderLifecycleRepository(db).expireUnpaid(new Date(now - unpaidExpiryHours * hourMs), {
             at: new Date(now),
+            ...(deps.onOrderExpired ? { afterChange: deps.onOrderExpired } : {}),
           }),
       ],
     ];
@@ -103,6 +108,7 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
     log.info("clean-up skipped: another instance is running it");
     return { ran: false, counts, failed };
   }
+  if (counts.unpaidOrders > 0 && deps.onOrderExpired) deps.mailQueued?.();
   log.info({ ...counts, failed }, "clean-up done");
   return { ran: true, counts, failed };
 }

@@ -1,25 +1,58 @@
 import { addressLines } from "../domain/delivery-address.ts";
+import type { DayWindow } from "../domain/delivery-times.ts";
 import { formatPrice } from "../domain/money.ts";
 import { orderNumber } from "../domain/order-number.ts";
+import { intlLocale, type Locale } from "../i18n/locales.ts";
 import { choiceText, workingDaysText } from "../i18n/product-texts.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { OrderDraft } from "../store/order-repository.ts";
 import type { OutgoingMail } from "./outbox.ts";
 
+/** A date as a mail shows it, without "today" or "tomorrow": the mail may be read days later. */
+export function mailDate(date: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(intlLocale[locale], {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(`${date}T12:00:00Z`));
+}
+
+/** One day, or two dates as Intl writes a range ("woensdag 8 – vrijdag 10 april 2026"). */
+export function mailWindow(window: DayWindow, locale: Locale): string {
+  if (window.from === window.to) return mailDate(window.from, locale);
+  return new Intl.DateTimeFormat(intlLocale[locale], {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).formatRange(new Date(`${window.from}T12:00:00Z`), new Date(`${window.to}T12:00:00Z`));
+}
+
 /**
- * The order confirmation, as plain text in the order's language: what was ordered and
- * what it costs, where it goes, how long it takes, that payment is still to come, and
- * how to reach customer service.
+ * The order confirmation, sent once the payment is received (never when the order is only
+ * placed, so nobody can make the shop mail a stranger): plain text in the order's language
+ * with what was ordered and what it cost, the amount paid, where it goes, when it is
+ * expected to be sent, and how to reach customer service.
  */
-export function orderConfirmationMail(t: Translate, order: OrderDraft, orderId: number): OutgoingMail {
+export function orderConfirmationMail(
+  t: Translate,
+  order: OrderDraft,
+  orderId: number,
+  paid: { amountCents: number; dispatch: DayWindow },
+): OutgoingMail {
   const number = orderNumber(orderId);
   const shop = t("site.name");
   const money = (cents: number) => formatPrice(cents, order.locale);
   const amount = (label: string, cents: number) => `${label}: ${money(cents)}`;
+  const country = t(`fields.countries.${order.address.country}`);
   const text = [
     t("orderMail.greeting", { name: order.address.name }),
     "",
     t("orderMail.intro", { shop, number }),
+    t("orderMail.paid", { amount: money(paid.amountCents) }),
     "",
     t("orderMail.linesHeading"),
     ...order.lines.map((line) =>
@@ -33,23 +66,17 @@ export function orderConfirmationMail(t: Translate, order: OrderDraft, orderId: 
     "",
     amount(t("cart.subtotal"), order.subtotalCents),
     order.shippingCents === 0
-      ? `${t("cart.shippingTo", { country: t(`fields.countries.${order.address.country}`) })}: ${t("cart.shippingFree")}`
-      : amount(
-          t("cart.shippingTo", { country: t(`fields.countries.${order.address.country}`) }),
-          order.shippingCents,
-        ),
+      ? `${t("cart.shippingTo", { country })}: ${t("cart.shippingFree")}`
+      : amount(t("cart.shippingTo", { country }), order.shippingCents),
     amount(t("cart.total"), order.totalCents),
     amount(t("cart.vat", { rate: order.vatRate }), order.vatCents),
     "",
     t("overview.addressHeading"),
-    ...addressLines(order.address, t(`fields.countries.${order.address.country}`)),
+    ...addressLines(order.address, country),
     "",
     t("overview.deliveryHeading"),
     t("overview.production", { days: workingDaysText(t, order.production) }),
-    "",
-    t("overview.paymentHeading"),
-    `${t("order.statusLabel")}: ${t("order.status.awaiting_payment")}`,
-    t("order.payment"),
+    t("orderMail.dispatch", { window: mailWindow(paid.dispatch, order.locale) }),
     "",
     t("orderMail.questions", {
       email: t("footer.email"),

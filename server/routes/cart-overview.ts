@@ -12,8 +12,8 @@ import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { workingDaysText } from "../i18n/product-texts.ts";
 import type { RouteArgs, RouteId } from "../i18n/routes.ts";
-import { orderConfirmationMail } from "../mail/order-confirmation.ts";
 import type { OrderDraft } from "../store/order-repository.ts";
+import { payAndGo } from "./order-confirmation.ts";
 import { checkoutState, lineViews, loadShopperCart, pricedCart, type ShopperCart } from "./shopper-cart.ts";
 
 /**
@@ -66,7 +66,8 @@ type Refusal = { step: CheckoutStep } | { changed: true };
  * The overview step and placing the order. The overview needs a cart with something to
  * order and an address. Its form carries an idempotency key and a fingerprint of what it
  * showed: the order is placed only for exactly that, once, however often it is posted.
- * Payment is out of scope: the order is stored as awaiting payment.
+ * The order is stored awaiting payment and the shopper goes straight on to pay it; a
+ * repeated post finds the same order and its open payment (orderPayments.start).
  */
 export function cartOverviewRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
   const { i18n, orders } = services;
@@ -155,24 +156,21 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, liv
         totalCents: cart.totals.totalCents,
         production: orderProduction(ordered.map((l) => l.product)),
       };
-      return { draft, mail: (orderId) => orderConfirmationMail(t, draft, orderId) };
+      // No mail yet: the confirmation goes out when the payment is received (order-payments.ts).
+      return { draft };
     });
 
     switch (result.kind) {
       case "placed":
-      case "existing":
-        // The confirmation mail is in the outbox: send it now rather than at the next poll.
+      case "existing": {
         // Placed once: posting the same overview again finds the order, and counts nothing.
-        if (result.kind === "placed") {
-          services.mailQueued();
-          services.counters.count("funnel.order_placed", locale);
-        }
-        // The confirmation page is found through the cart cookie: it lives on from here.
+        if (result.kind === "placed") services.counters.count("funnel.order_placed", locale);
+        // The order page is found through the cart cookie: it lives on from here.
         writeCartId(reply, cartId);
-        return reply.redirect(
-          path(request, "orderConfirmation", { number: orderNumber(result.orderId) }),
-          303,
-        );
+        const orderPage = path(request, "orderConfirmation", { number: orderNumber(result.orderId) });
+        // Paying starts at once; an order already paid (a replayed post) just shows its page.
+        return payAndGo(services, request, reply, result.orderId, orderPage);
+      }
       case "foreign-key":
         return changed();
       case "refused":

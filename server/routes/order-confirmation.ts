@@ -1,25 +1,112 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { PaymentState } from "../../islands/payment-status/contract.ts";
 import { addressLines } from "../domain/delivery-address.ts";
+import { awaitsPayment, isOrderStatus, isPaid, type OrderStatus } from "../domain/order-lifecycle.ts";
 import { orderIdOf, orderNumber } from "../domain/order-number.ts";
 import { readCartId } from "../http/cart-cookie.ts";
+import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { originOf } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
+import type { Locale } from "../i18n/locales.ts";
 import { choiceText, workingDaysText } from "../i18n/product-texts.ts";
+import { isFinalStatus, type PaymentMethod, type PaymentStatus } from "../payments/provider.ts";
+
+/** The flash the order page reads after a payment could not be started. */
+const paymentFlash = "payment";
 
 /**
- * The confirmation page an order redirects to. It shows the order only to the browser
- * whose cart placed it (the signed cart cookie); to anyone else the address does not exist.
+ * Starts (or finds the open) payment for an order and sends the shopper on: to the
+ * provider's page, or back to the order page, which says why when the provider could not
+ * be reached. Nothing is lost either way: the order stays awaiting payment.
+ */
+export async function payAndGo(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  orderId: number,
+  orderPage: string,
+  method?: string,
+): Promise<FastifyReply> {
+  let result: Awaited<ReturnType<Services["orderPayments"]["start"]>>;
+  try {
+    result = await services.orderPayments.start(orderId, {
+      origin: originOf(request, services),
+      ...(method ? { method } : {}),
+    });
+  } catch (err) {
+    // A refusal by the provider (a bad key, say) is the shop's to fix; the shopper gets the same page.
+    request.log.error({ err, orderId }, "payment could not be started");
+    result = { kind: "unavailable" };
+  }
+  if (result.kind === "started") return reply.redirect(result.checkoutUrl, 303);
+  if (result.kind === "unavailable") writeFlash(reply, paymentFlash, "unavailable");
+  return reply.redirect(orderPage, 303);
+}
+
+/** Where the order stands with paying, from its status and its latest payment. */
+export function paymentState(
+  status: OrderStatus,
+  payment: { status: PaymentStatus } | undefined,
+): PaymentState {
+  if (isPaid(status)) return "paid";
+  if (status === "cancelled" || status === "expired") return status;
+  if (!payment) return "none";
+  // A paid payment whose order is not paid yet is being applied: wait for it like an open one.
+  if (payment.status === "paid" || !isFinalStatus(payment.status)) return "open";
+  return "failed";
+}
+
+/**
+ * The order page: where the order redirects after placing and where the provider sends the
+ * shopper back. It shows the order only to the browser whose cart placed it (the signed cart
+ * cookie); to anyone else the address does not exist. The return redirect proves nothing:
+ * the page asks the provider (orderPayments.latest) before it says anything about paying.
  */
 export function orderConfirmationRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
-  const { i18n, orders } = services;
+  const { i18n, orders, orderPayments } = services;
 
-  localizedRoute(app, i18n.routes, live, "orderConfirmation", "GET", async (request, reply) => {
-    const t = i18n.t[request.locale];
+  /** The order this browser placed under the address's number, or undefined. */
+  const ownOrder = async (request: FastifyRequest) => {
     const { number } = request.params as { number: string };
     const orderId = orderIdOf(number);
     const cartId = readCartId(request);
     const order = orderId !== undefined && cartId ? await orders.find(orderId, cartId) : undefined;
-    if (!order) return reply.callNotFound();
+    return order && cartId ? { order, cartId } : undefined;
+  };
+
+  /** The provider's methods for paying again; none when it cannot say (its page then asks). */
+  const methodsFor = async (request: FastifyRequest, amountCents: number, locale: Locale) => {
+    try {
+      return await orderPayments.methods(amountCents, locale);
+    } catch (err) {
+      request.log.warn({ err }, "payment methods could not be listed");
+      return [] as PaymentMethod[];
+    }
+  };
+
+  localizedRoute(app, i18n.routes, live, "orderConfirmation", "GET", async (request, reply) => {
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const own = await ownOrder(request);
+    if (!own) return reply.callNotFound();
+    let { order } = own;
+    const notice =
+      takeFlash<string>(request, reply, paymentFlash) === "unavailable" ? "unavailable" : undefined;
+    let payment: { status: PaymentStatus } | undefined;
+    try {
+      payment = await orderPayments.latest(order.id);
+    } catch (err) {
+      // The provider cannot say now: the page shows what the shop knows, the island asks again.
+      request.log.warn({ err, orderId: order.id }, "payment status could not be fetched");
+    }
+    // Asking may just have applied the payment: the status shown is the one after it.
+    if (payment) order = (await orders.find(order.id, own.cartId)) ?? order;
+    const status: OrderStatus = isOrderStatus(order.status) ? order.status : "awaiting_payment";
+    const state = paymentState(status, payment);
+    const url = i18n.routes.pathFor("orderConfirmation", locale, { number: orderNumber(order.id) });
+    const methods = awaitsPayment(status) ? await methodsFor(request, order.totalCents, locale) : [];
+
     const countryName = t(`fields.countries.${order.address.country}`);
     const projectIds = order.lines.flatMap((line) => (line.projectId ? [line.projectId] : []));
     const projects = projectIds.length > 0 ? await services.projects.summaries(projectIds) : new Map();
@@ -30,13 +117,22 @@ export function orderConfirmationRoutes(app: FastifyInstance, services: Services
         title: t("order.title"),
         order,
         orderNumber: orderNumber(order.id),
+        paymentStatus: {
+          url,
+          state,
+          orderStatus: status,
+          amountCents: order.totalCents,
+          email: order.address.email,
+          ...(notice ? { notice } : {}),
+          methods: methods.map(({ id, description }) => ({ id, description })),
+        },
         // Names in the page's language where the product still exists; else as ordered.
         lines: order.lines.map((line) => {
           const product = services.catalogue.product(line.productId);
           const project = line.projectId ? projects.get(line.projectId) : undefined;
           return {
             line,
-            name: product?.name[request.locale] ?? line.productName,
+            name: product?.name[locale] ?? line.productName,
             image: product?.image,
             choice: choiceText(t, line),
             ...(project && {
@@ -53,7 +149,23 @@ export function orderConfirmationRoutes(app: FastifyInstance, services: Services
         addressLines: addressLines(order.address, countryName),
         production: t("overview.production", { days: workingDaysText(t, order.production) }),
       },
-      { noindex: true },
+      { noindex: true, fragment: "partials/payment-status" },
     );
+  });
+
+  // "Betaal opnieuw": a new payment for the same order (or its open one), with the chosen method.
+  localizedRoute(app, i18n.routes, live, "orderConfirmation", "POST", async (request, reply) => {
+    const locale = request.locale;
+    const own = await ownOrder(request);
+    if (!own) return reply.callNotFound();
+    const { order } = own;
+    const orderPage = i18n.routes.pathFor("orderConfirmation", locale, { number: orderNumber(order.id) });
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    // Only a method the provider offers for this order goes out; anything else lets its page ask.
+    const asked = typeof body.method === "string" ? body.method : "";
+    const method = asked
+      ? (await methodsFor(request, order.totalCents, locale)).find((m) => m.id === asked)?.id
+      : undefined;
+    return payAndGo(services, request, reply, order.id, orderPage, method);
   });
 }

@@ -11,6 +11,7 @@ import { analyticsDaily } from "./migrations/0008-analytics-daily.ts";
 import { analyticsEventsDaily } from "./migrations/0009-analytics-events-daily.ts";
 import { orderTransitions } from "./migrations/0010-order-transitions.ts";
 import { testPayments } from "./migrations/0011-test-payments.ts";
+import { orderPayments } from "./migrations/0012-order-payments.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   "0009-analytics-events-daily": analyticsEventsDaily,
   "0010-order-transitions": orderTransitions,
   "0011-test-payments": testPayments,
+  "0012-order-payments": orderPayments,
 };
 
 /**

@@ -48,12 +48,13 @@ export interface CartSnapshot {
 
 /**
  * Turns the cart into an order, or refuses with a reason the route explains to the
- * shopper (the cart changed since the overview, it is empty, ...). The mail is
- * composed once the order has its id, so it can name the order number.
+ * shopper (the cart changed since the overview, it is empty, ...). A mail, if any, is
+ * composed once the order has its id, so it can name the order number. The order
+ * confirmation is not one: it goes out when the payment is received (order-payments.ts).
  */
 export type PrepareOrder<R> = (
   cart: CartSnapshot,
-) => { draft: OrderDraft; mail: (orderId: number) => OutgoingMail } | { refused: R };
+) => { draft: OrderDraft; mail?: (orderId: number) => OutgoingMail } | { refused: R };
 
 export type PlaceResult<R> =
   | { kind: "placed"; orderId: number }
@@ -65,13 +66,18 @@ export type PlaceResult<R> =
 
 export interface OrderRepository {
   /**
-   * Places the order for a cart in one transaction: the order, its lines and the
-   * confirmation mail in the outbox are written, and the cart is emptied, or nothing is.
+   * Places the order for a cart in one transaction: the order, its lines and the mail
+   * prepare gave, if any, are written, and the cart is emptied, or nothing is.
    * The idempotency key makes a second post with the same key return the first order.
    */
   place<R>(cartId: string, idempotencyKey: string, prepare: PrepareOrder<R>): Promise<PlaceResult<R>>;
   /** An order of this cart; undefined for an unknown id or someone else's order. */
   find(orderId: number, cartId: string): Promise<Order | undefined>;
+  /**
+   * Any order by its id, for the shop's own work (a payment's outcome, the mails about it),
+   * never for a page: a page shows an order only to its cart (find).
+   */
+  get(orderId: number): Promise<Order | undefined>;
 }
 
 async function orderWithKey(db: Kysely<Schema>, key: string) {
@@ -145,7 +151,7 @@ export function orderRepository(db: Kysely<Schema>): OrderRepository {
               })),
             )
             .execute();
-          await enqueueMail(trx, prepared.mail(orderId));
+          if (prepared.mail) await enqueueMail(trx, prepared.mail(orderId));
           await trx.deleteFrom("cart_lines").where("cart_id", "=", cartId).execute();
           // The address went into the order; the cart keeps no copy of it.
           await trx.deleteFrom("cart_addresses").where("cart_id", "=", cartId).execute();
@@ -160,44 +166,46 @@ export function orderRepository(db: Kysely<Schema>): OrderRepository {
       }
     },
 
-    async find(orderId, cartId) {
-      const row = await db
-        .selectFrom("orders")
-        .selectAll()
-        .where("id", "=", orderId)
-        .where("cart_id", "=", cartId)
-        .executeTakeFirst();
-      if (!row || !isDeliveryCountry(row.country)) return undefined;
-      const lines = await db
-        .selectFrom("order_lines")
-        .selectAll()
-        .where("order_id", "=", orderId)
-        .orderBy("position")
-        .execute();
-      return {
-        id: Number(row.id),
-        status: row.status,
-        createdAt: row.created_at,
-        locale: row.locale as Locale,
-        address: addressOf({ ...row, country: row.country }),
-        lines: lines.map((l) => ({
-          productId: l.product_id,
-          orientation: l.orientation,
-          sizeId: l.size_id,
-          productName: l.product_name,
-          quantity: Number(l.quantity),
-          unitCents: Number(l.unit_cents),
-          totalCents: Number(l.total_cents),
-          ...(l.project_id ? { projectId: l.project_id } : {}),
-        })),
-        subtotalCents: Number(row.subtotal_cents),
-        shippingCents: Number(row.shipping_cents),
-        vatRate: Number(row.vat_rate),
-        vatCents: Number(row.vat_cents),
-        totalCents: Number(row.total_cents),
-        production: { min: Number(row.production_min_days), max: Number(row.production_max_days) },
-      };
-    },
+    find: (orderId, cartId) => readOrder(db, orderId, cartId),
+    get: (orderId) => readOrder(db, orderId),
+  };
+}
+
+/** The order with its lines; with `cartId`, only when that cart placed it. */
+async function readOrder(db: Kysely<Schema>, orderId: number, cartId?: string): Promise<Order | undefined> {
+  if (!Number.isSafeInteger(orderId)) return undefined;
+  let query = db.selectFrom("orders").selectAll().where("id", "=", orderId);
+  if (cartId !== undefined) query = query.where("cart_id", "=", cartId);
+  const row = await query.executeTakeFirst();
+  if (!row || !isDeliveryCountry(row.country)) return undefined;
+  const lines = await db
+    .selectFrom("order_lines")
+    .selectAll()
+    .where("order_id", "=", orderId)
+    .orderBy("position")
+    .execute();
+  return {
+    id: Number(row.id),
+    status: row.status,
+    createdAt: row.created_at,
+    locale: row.locale as Locale,
+    address: addressOf({ ...row, country: row.country }),
+    lines: lines.map((l) => ({
+      productId: l.product_id,
+      orientation: l.orientation,
+      sizeId: l.size_id,
+      productName: l.product_name,
+      quantity: Number(l.quantity),
+      unitCents: Number(l.unit_cents),
+      totalCents: Number(l.total_cents),
+      ...(l.project_id ? { projectId: l.project_id } : {}),
+    })),
+    subtotalCents: Number(row.subtotal_cents),
+    shippingCents: Number(row.shipping_cents),
+    vatRate: Number(row.vat_rate),
+    vatCents: Number(row.vat_cents),
+    totalCents: Number(row.total_cents),
+    production: { min: Number(row.production_min_days), max: Number(row.production_max_days) },
   };
 }
 

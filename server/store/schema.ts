@@ -156,6 +156,26 @@ export interface TestPaymentsTable {
   updated_at: string;
 }
 
+/** Each payment the shop started for an order (migration 0012). */
+export interface OrderPaymentsTable {
+  /** The provider's payment id */
+  payment_id: string;
+  order_id: number;
+  /** "test" or "mollie": the provider that holds the payment */
+  provider: string;
+  /** 1 for the order's first payment, 2 for the next, ... */
+  attempt: number;
+  /** A PaymentStatus (server/payments/provider.ts), as last heard from the provider */
+  status: string;
+  amount_cents: number;
+  /** The provider's payment page, to send the shopper back to while the payment is open */
+  checkout_url: string;
+  /** When the "payment failed" mail for this payment was queued; null until then */
+  failure_mailed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ContactMessagesTable {
   id: Generated<number>;
   locale: string;
@@ -217,6 +237,7 @@ export interface Schema {
   order_lines: OrderLinesTable;
   order_transitions: OrderTransitionsTable;
   test_payments: TestPaymentsTable;
+  order_payments: OrderPaymentsTable;
   contact_messages: ContactMessagesTable;
   photo_projects: PhotoProjectsTable;
   uploads: UploadsTable;

@@ -48,13 +48,11 @@ const journeys = [
     goodPostcode: "1234 AB",
     submitAddress: "Verder naar het overzicht",
     overviewTitle: "Controleer je bestelling",
-    overviewFacts: [
-      "Dorpsstraat 12",
-      "1234 AB Utrecht",
-      "Productietijd: 3 tot 5 werkdagen",
-      "Wacht op betaling",
-    ],
-    place: "Bestelling plaatsen",
+    overviewFacts: ["Dorpsstraat 12", "1234 AB Utrecht", "Productietijd: 3 tot 5 werkdagen"],
+    place: "Bestellen en betalen",
+    testPayment: /\/testbetaling\/tp_[\w-]+$/,
+    paid: "Betaald",
+    confirmPaid: "Uitkomst bevestigen",
     thanks: "Bedankt voor je bestelling!",
     number: /Je bestelnummer is \d{6,}\./,
   },
@@ -101,13 +99,11 @@ const journeys = [
     goodPostcode: "10115",
     submitAddress: "Weiter zur Übersicht",
     overviewTitle: "Bestellung prüfen",
-    overviewFacts: [
-      "Hauptstraße 5",
-      "10115 Berlin",
-      "Produktionszeit: 3 bis 5 Werktage",
-      "Zahlung ausstehend",
-    ],
-    place: "Zahlungspflichtig bestellen",
+    overviewFacts: ["Hauptstraße 5", "10115 Berlin", "Produktionszeit: 3 bis 5 Werktage"],
+    place: "Bestellen und bezahlen",
+    testPayment: /\/testzahlung\/tp_[\w-]+$/,
+    paid: "Bezahlt",
+    confirmPaid: "Ergebnis bestätigen",
     thanks: "Vielen Dank für Ihre Bestellung!",
     number: /Ihre Bestellnummer lautet \d{6,}\./,
   },
@@ -241,6 +237,10 @@ for (const j of journeys) {
         for (const fact of j.overviewFacts) await expect(page.locator("main")).toContainText(fact);
         await step("on the overview");
         await page.getByRole("button", { name: j.place }).click();
+        // Paying is tests/e2e/paying.spec.ts's journey: here the test payment is simply paid.
+        await expect(page, situation).toHaveURL(j.testPayment);
+        await page.getByLabel(j.paid, { exact: true }).check();
+        await page.getByRole("button", { name: j.confirmPaid }).click();
         await expect(page, situation).toHaveURL(j.confirmation);
         await expect(page.getByRole("heading", { level: 1 })).toHaveText(j.thanks);
         await expect(page.locator("main")).toContainText(j.number);

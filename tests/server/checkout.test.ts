@@ -1,12 +1,38 @@
+import { createServer } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { orderNumber } from "../../server/domain/order-number.ts";
 import { cartRepository } from "../../server/store/cart-repository.ts";
 import { type TestShop, testShop } from "../support/app.ts";
 import { type Shopper, shopper, textOf } from "../support/shopper.ts";
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/**
+ * A shop that listens, at the address it gives the payment provider: the built-in test
+ * provider calls the shop's webhook over HTTP, as a real provider does, when the tester
+ * decides a payment on its test-payment page.
+ */
+async function listeningShop(options: Parameters<typeof testShop>[0] = {}): Promise<TestShop> {
+  const port = await freePort();
+  const own = await testShop({
+    ...options,
+    env: { PUBLIC_URL: `http://127.0.0.1:${port}`, PAYMENT_PROVIDER: "test", ...options.env },
+  });
+  await own.app.listen({ port, host: "127.0.0.1" });
+  return own;
+}
+
 let shop: TestShop;
 beforeAll(async () => {
-  shop = await testShop();
+  shop = await listeningShop();
 });
 afterAll(() => shop.close());
 
@@ -37,6 +63,9 @@ const anna = {
 const main = (html: string) => /<main[\s\S]*<\/main>/.exec(html)?.[0] ?? html;
 const field = (html: string, name: string) =>
   new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? "";
+/** A Location as the browser follows it: the provider's checkout and return URLs are absolute. */
+const pathOf = (location: unknown) => new URL(String(location), "http://shop.test").pathname;
+const testPayment = { nl: /^\/testbetaling\/tp_[\w-]+$/, de: /^\/testzahlung\/tp_[\w-]+$/ };
 
 async function withCart(paths = nl, lines = [{ ...book, quantity: "2" }]): Promise<Shopper> {
   const s = await shopper(shop.app, paths.product);
@@ -64,6 +93,19 @@ async function placeOrder(s: Shopper, paths = nl) {
 const db = () => shop.database.db;
 const ordersOf = (email: string) =>
   db().selectFrom("orders").selectAll().where("email", "=", email).execute();
+/** The order page of the one order placed for this address. */
+const orderPageOf = async (email: string, paths = nl) => {
+  const [order] = await ordersOf(email);
+  const page = paths === nl ? "/bestelling/" : "/bestellung/";
+  return `${page}${orderNumber(Number(order?.id))}`;
+};
+/** Pays on the test provider's page as the tester does; returns the order page it sends back to. */
+async function pay(s: Shopper, testPage: string, outcome = "paid"): Promise<string> {
+  expect((await s.get(testPage)).statusCode).toBe(200);
+  const res = await s.post(testPage, { outcome });
+  expect(res.statusCode).toBe(303);
+  return pathOf(res.headers.location);
+}
 /** Mails queued for this address, with the no-break spaces of money amounts read as spaces. */
 const mailsTo = async (email: string) =>
   (await db().selectFrom("outbox").selectAll().where("to_address", "=", email).execute()).map((m) => ({
@@ -198,7 +240,7 @@ describe("the address step", () => {
 });
 
 describe("the overview", () => {
-  it("shows the lines, the address, the expected production time, the totals and says payment comes later", async () => {
+  it("shows the lines, the address, the expected production time, the totals and says the payment page follows", async () => {
     const s = await readyToOrder();
     const res = await s.get(nl.overview);
     expect(res.statusCode).toBe(200);
@@ -210,9 +252,10 @@ describe("the overview", () => {
     expect(text).toContain("E-mail: anna@example.nl Telefoon: 06 12345678");
     expect(text).toContain("Verwachte levering Productietijd: 3 tot 5 werkdagen.");
     expect(text).toContain("Totaal € 99,98");
-    expect(text).toContain("„Wacht op betaling”");
+    expect(text).toContain("Na het bestellen ga je direct door naar de betaalpagina.");
+    expect(text).not.toContain("Online betalen kan nog niet");
     expect(res.body).toMatch(
-      /<button class="button button--large" type="submit"[^>]*>Bestelling plaatsen<\/button>/,
+      /<button class="button button--large" type="submit"[^>]*>Bestellen en betalen<\/button>/,
     );
     expect(field(res.body, "orderKey")).toMatch(/^[\w-]{22}$/);
   });
@@ -245,26 +288,30 @@ describe("the overview", () => {
     expect(textOf((await s.get(nl.overview)).body)).toContain("Productietijd: 4 tot 6 werkdagen.");
   });
 
-  it("in German, orders with the button German law asks for", async () => {
+  it("in German, orders with a button that says ordering means paying, as German law asks", async () => {
     const s = await readyToOrder(de, { ...anna, postcode: "10115", city: "Berlin", country: "DE" });
     const res = await s.get(de.overview);
     const text = textOf(main(res.body));
     expect(text).toContain("Bestellung prüfen");
     expect(text).toContain("Produktionszeit: 3 bis 5 Werktage.");
     expect(text).toContain("Darin enthaltene MwSt. (19 %)");
-    expect(text).toContain("Zahlungspflichtig bestellen");
-    expect(text).not.toMatch(/Bestelling|Verzend|werkdag/);
+    expect(text).toContain("Nach der Bestellung gelangen Sie direkt zur Zahlungsseite.");
+    expect(text).not.toContain("Online bezahlen ist noch nicht möglich");
+    expect(res.body).toMatch(
+      /<button class="button button--large" type="submit"[^>]*>Bestellen und bezahlen<\/button>/,
+    );
+    expect(text).not.toMatch(/Bestelling|Verzend|werkdag|betalen/);
   });
 });
 
 describe("placing the order", () => {
-  it("stores the order awaiting payment, queues the confirmation mail, empties the cart and confirms with the number", async () => {
+  it("stores the order awaiting payment without a mail, empties the cart and goes to the payment page; paying sends the confirmation", async () => {
     const email = "place@example.nl";
     const s = await readyToOrder(nl, { ...anna, email });
     const { res } = await placeOrder(s);
     expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toMatch(/^\/bestelling\/1\d{5}$/);
-    const number = res.headers.location?.split("/").pop() ?? "";
+    const testPage = pathOf(res.headers.location);
+    expect(testPage).toMatch(testPayment.nl);
 
     const [order] = await ordersOf(email);
     expect(order).toMatchObject({
@@ -284,49 +331,94 @@ describe("placing the order", () => {
       { product_id: "exclusive-photobook", product_name: "Exclusief fotoboek", size_id: "21x30" },
     ]);
     expect(lines.map((l) => Number(l.quantity))).toEqual([2]);
-
-    const [mail] = await mailsTo(email);
-    expect(mail).toMatchObject({ kind: "order-confirmation", locale: "nl", sent_at: null });
-    expect(mail?.subject).toBe(`Je bestelling ${number} bij Fotohoek`);
-    expect(mail?.text_body).toContain("Beste Anna de Vries,");
-    expect(mail?.text_body).toContain("2 × Exclusief fotoboek (Staand, 21x30 cm): € 99,98");
-    expect(mail?.text_body).toContain("Status: Wacht op betaling");
-    expect(mail?.text_body).toContain("1234 AB Utrecht");
-
-    const confirmation = await s.get(res.headers.location ?? "");
-    expect(confirmation.statusCode).toBe(200);
-    const text = textOf(main(confirmation.body));
-    expect(text).toContain("Bedankt voor je bestelling!");
-    expect(text).toContain(`Je bestelnummer is ${number}.`);
-    expect(text).toContain("Status Wacht op betaling");
-    expect(text).toContain(`We sturen een bevestiging naar ${email}.`);
-    expect(confirmation.body).toMatch(/class="cart-link__count"[^>]*data-count="0"/);
+    // Placing an order mails nobody: the confirmation waits for the money.
+    expect(await mailsTo(email)).toEqual([]);
 
     const cart = await s.get(nl.contents);
     expect(textOf(main(cart.body))).toContain("Je winkelwagen is leeg");
+
+    // The order page, before paying: the number, awaiting payment, the mail still to come.
+    const orderPage = await orderPageOf(email);
+    expect(orderPage).toMatch(/^\/bestelling\/1\d{5}$/);
+    const number = orderPage.split("/").pop() ?? "";
+    const before = await s.get(orderPage);
+    expect(before.statusCode).toBe(200);
+    const waiting = textOf(main(before.body));
+    expect(waiting).toContain("Bedankt voor je bestelling!");
+    expect(waiting).toContain(`Je bestelnummer is ${number}.`);
+    expect(waiting).toContain("Status: Wacht op betaling");
+    expect(waiting).toContain(`Zodra je betaling binnen is, sturen we een bevestiging naar ${email}.`);
+    expect(before.body).toMatch(/class="cart-link__count"[^>]*data-count="0"/);
+
+    // Paid on the provider's page: back on the order page, paid, and the confirmation queued.
+    expect(await pay(s, testPage)).toBe(orderPage);
+    const [paid] = await ordersOf(email);
+    expect(paid?.status).toBe("paid");
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    const [mail] = mails;
+    expect(mail).toMatchObject({ kind: "order-confirmation", locale: "nl", sent_at: null });
+    expect(mail?.subject).toBe(`Betaling ontvangen: je bestelling ${number} bij Fotohoek`);
+    expect(mail?.text_body).toContain("Beste Anna de Vries,");
+    expect(mail?.text_body).toContain("2 × Exclusief fotoboek (Staand, 21x30 cm): € 99,98");
+    expect(mail?.text_body).toContain("We hebben je betaling van € 99,98 ontvangen.");
+    expect(mail?.text_body).toContain("1234 AB Utrecht");
+
+    const confirmation = await s.get(orderPage);
+    expect(confirmation.statusCode).toBe(200);
+    const text = textOf(main(confirmation.body));
+    expect(text).toContain(`Je bestelnummer is ${number}.`);
+    expect(text).toContain("Status: Betaald");
+    expect(text).toContain(`We hebben een bevestiging gestuurd naar ${email}.`);
+    expect(text).not.toContain("Betaal opnieuw");
+
     // The address went with the order: the next order starts from a clean form.
     await s.post(nl.contents, { ...book, quantity: "1" });
     expect((await s.get(nl.overview)).headers.location).toBe(nl.address);
   });
 
-  it("wakes the mail sender once the order is placed, so the confirmation goes out at once", async () => {
+  it("wakes the mail sender once the payment is received, so the confirmation goes out at once, and not before", async () => {
     let wakes = 0;
-    const own = await testShop({ mailQueued: () => wakes++ });
-    const s = await shopper(own.app, nl.product);
-    expect((await s.post(nl.contents, { ...book, quantity: "1" })).statusCode).toBe(303);
-    expect((await s.post(nl.address, anna)).statusCode).toBe(303);
-    expect(wakes).toBe(0);
-    const overview = await s.get(nl.overview);
-    const form = {
-      orderKey: field(overview.body, "orderKey"),
-      fingerprint: field(overview.body, "fingerprint"),
-    };
-    expect((await s.post(nl.overview, form)).statusCode).toBe(303);
-    expect(wakes).toBe(1);
-    // A retried post finds the order it already made: no new mail, nothing to wake.
-    expect((await s.post(nl.overview, form)).statusCode).toBe(303);
-    expect(wakes).toBe(1);
-    await own.close();
+    const own = await listeningShop({ mailQueued: () => wakes++ });
+    try {
+      const s = await shopper(own.app, nl.product);
+      expect((await s.post(nl.contents, { ...book, quantity: "1" })).statusCode).toBe(303);
+      expect((await s.post(nl.address, anna)).statusCode).toBe(303);
+      expect(wakes).toBe(0);
+      const overview = await s.get(nl.overview);
+      const form = {
+        orderKey: field(overview.body, "orderKey"),
+        fingerprint: field(overview.body, "fingerprint"),
+      };
+      const placed = await s.post(nl.overview, form);
+      expect(placed.statusCode).toBe(303);
+      // Placed, awaiting payment: no mail, nothing to wake.
+      expect(wakes).toBe(0);
+      expect((await s.post(nl.overview, form)).statusCode).toBe(303);
+      expect(wakes).toBe(0);
+
+      const testPage = pathOf(placed.headers.location);
+      expect(testPage).toMatch(testPayment.nl);
+      expect((await s.get(testPage)).statusCode).toBe(200);
+      expect((await s.post(testPage, { outcome: "paid" })).statusCode).toBe(303);
+      expect(wakes).toBe(1);
+      // A replayed webhook and a retried place-order post find the order paid: no new mail.
+      const paymentId = testPage.split("/").pop() ?? "";
+      const replay = await own.app.inject({
+        method: "POST",
+        url: "/api/betalingen/webhook",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: `id=${paymentId}`,
+      });
+      expect(replay.statusCode).toBe(200);
+      expect((await s.post(nl.overview, form)).statusCode).toBe(303);
+      expect(wakes).toBe(1);
+      expect(await own.database.db.selectFrom("outbox").select("kind").execute()).toEqual([
+        { kind: "order-confirmation" },
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 
   it("renews the cart cookie when the address is saved and the order placed, so the confirmation stays reachable", async () => {
@@ -361,17 +453,31 @@ describe("placing the order", () => {
     expect(await cartRepository(db()).itemCount(cartId)).toBe(2);
   });
 
-  it("a double submit or a retried request makes one order and one mail, and both land on its confirmation", async () => {
+  it("a double submit or a retried request makes one order and one open payment, and paying it one mail", async () => {
     const email = "twice@example.nl";
     const s = await readyToOrder(nl, { ...anna, email });
     const { form, res } = await placeOrder(s);
+    expect(pathOf(res.headers.location)).toMatch(testPayment.nl);
     const again = await s.post(nl.overview, form);
     expect(again.statusCode).toBe(303);
     expect(again.headers.location).toBe(res.headers.location);
     const atOnce = await Promise.all([s.post(nl.overview, form), s.post(nl.overview, form)]);
     expect(atOnce.map((r) => r.headers.location)).toEqual([res.headers.location, res.headers.location]);
+    const orders = await ordersOf(email);
+    expect(orders).toHaveLength(1);
+    const orderId = Number(orders[0]?.id);
+    const payments = () =>
+      db().selectFrom("order_payments").select("payment_id").where("order_id", "=", orderId).execute();
+    expect(await payments()).toHaveLength(1);
+    expect(await mailsTo(email)).toEqual([]);
+
+    // Paid once; posting the overview again afterwards shows the paid order and starts nothing.
+    const orderPage = await pay(s, pathOf(res.headers.location));
+    const afterPaying = await Promise.all([s.post(nl.overview, form), s.post(nl.overview, form)]);
+    expect(afterPaying.map((r) => pathOf(r.headers.location))).toEqual([orderPage, orderPage]);
     expect(await ordersOf(email)).toHaveLength(1);
-    expect(await mailsTo(email)).toHaveLength(1);
+    expect(await payments()).toHaveLength(1);
+    expect((await mailsTo(email)).map((m) => m.kind)).toEqual(["order-confirmation"]);
   });
 
   it("two clicks at once on a fresh overview still make one order", async () => {
@@ -423,36 +529,54 @@ describe("placing the order", () => {
     expect((await noAddress.post(nl.overview, key)).headers.location).toBe(nl.address);
   });
 
-  it("shows the confirmation only to the browser that ordered", async () => {
-    const s = await readyToOrder(nl, { ...anna, email: "mine@example.nl" });
+  it("shows the order page only to the browser that ordered", async () => {
+    const email = "mine@example.nl";
+    const s = await readyToOrder(nl, { ...anna, email });
     const { res } = await placeOrder(s);
-    const url = res.headers.location ?? "";
+    expect(res.statusCode).toBe(303);
+    const url = await orderPageOf(email);
+    expect((await s.get(url)).statusCode).toBe(200);
     const stranger = await shopper(shop.app);
     expect((await stranger.get(url)).statusCode).toBe(404);
     expect((await s.get("/bestelling/999999999")).statusCode).toBe(404);
     expect((await s.get("/bestelling/abc")).statusCode).toBe(404);
+    // The provider sends the shopper back to it: still nobody else's, also once paid.
+    expect(await pay(s, pathOf(res.headers.location))).toBe(url);
+    expect((await stranger.get(url)).statusCode).toBe(404);
     // The same order in German, at its German address.
     const german = await s.get(url.replace("/bestelling/", "/bestellung/"));
     expect(german.statusCode).toBe(200);
     expect(textOf(main(german.body))).toContain("Ihre Bestellnummer lautet");
   });
 
-  it("in German: the order, its mail and its confirmation are in German", async () => {
+  it("in German: the order, its payment page, its mail and its order page are in German", async () => {
     const email = "bestellung@example.de";
     const s = await readyToOrder(de, { ...anna, postcode: "10115", city: "Berlin", country: "DE", email });
     const { res } = await placeOrder(s, de);
-    expect(res.headers.location).toMatch(/^\/bestellung\/\d+$/);
+    const testPage = pathOf(res.headers.location);
+    expect(testPage).toMatch(testPayment.de);
+    const [order] = await ordersOf(email);
+    expect(order?.locale).toBe("de");
+    const orderPage = await orderPageOf(email, de);
+    const waiting = textOf(main((await s.get(orderPage)).body));
+    expect(waiting).toContain("Vielen Dank für Ihre Bestellung!");
+    expect(waiting).toContain("Zahlung ausstehend");
+    expect(await mailsTo(email)).toEqual([]);
+
+    expect(textOf(main((await s.get(testPage)).body))).toContain("Dies ist eine Testzahlung");
+    expect(await pay(s, testPage)).toBe(orderPage);
     const [mail] = await mailsTo(email);
     expect(mail?.locale).toBe("de");
-    expect(mail?.subject).toMatch(/^Ihre Bestellung \d+ bei Fotohoek$/);
+    expect(mail?.subject).toMatch(/^Zahlung erhalten: Ihre Bestellung \d+ bei Fotohoek$/);
     expect(mail?.text_body).toContain("Guten Tag Anna de Vries,");
     expect(mail?.text_body).toContain("2 × Exklusives Fotobuch (Hochformat, 21x30 cm): 99,98 €");
-    expect(mail?.text_body).toContain("Status: Zahlung ausstehend");
+    expect(mail?.text_body).toContain("Wir haben Ihre Zahlung über 99,98 € erhalten.");
     expect(mail?.text_body).toContain("10115 Berlin");
-    expect(mail?.text_body).not.toMatch(/Beste |bestelling|Verzend|werkdag/);
-    const text = textOf(main((await s.get(res.headers.location ?? "")).body));
+    expect(mail?.text_body).not.toMatch(/Beste |bestelling|Verzend|werkdag|betaling/);
+    const text = textOf(main((await s.get(orderPage)).body));
     expect(text).toContain("Vielen Dank für Ihre Bestellung!");
-    expect(text).toContain("Zahlung ausstehend");
+    expect(text).toContain("Status: Bezahlt");
+    expect(text).not.toMatch(/Bedankt|Betaald|bestelnummer/);
   });
 });
 
@@ -544,25 +668,89 @@ describe("when the database fails", () => {
     await broken.close();
   });
 
-  it("an order whose mail cannot be queued is not placed at all, and the cart keeps everything", async () => {
-    const broken = await testShop();
-    const s = await shopper(broken.app);
-    await s.post(nl.contents, { ...book, quantity: "2" });
-    await s.post(nl.address, anna);
-    const overview = await s.get(nl.overview);
-    // The outbox fails inside the order's transaction: the order must go with it.
-    await sql`drop table outbox`.execute(broken.database.db);
-    const res = await s.post(nl.overview, {
-      orderKey: field(overview.body, "orderKey"),
-      fingerprint: field(overview.body, "fingerprint"),
-    });
-    expect(res.statusCode).toBe(503);
-    expect(res.body).toContain("Je winkelwagen is even niet bereikbaar");
-    expect(await broken.database.db.selectFrom("orders").selectAll().execute()).toEqual([]);
-    const cartId = broken.app.unsignCookie(s.cookies.get("cart") ?? "").value ?? "";
-    const carts = cartRepository(broken.database.db);
-    expect(await carts.itemCount(cartId)).toBe(2);
-    expect(await carts.address(cartId)).toMatchObject({ email: "anna@example.nl" });
-    await broken.close();
+  it("a payment whose confirmation cannot be queued leaves the order unpaid; the provider's next call marks it paid and mails once", async () => {
+    let wakes = 0;
+    const own = await listeningShop({ mailQueued: () => wakes++ });
+    const ownDb = own.database.db;
+    try {
+      const email = "outbox-down@example.nl";
+      const s = await shopper(own.app, nl.product);
+      await s.post(nl.contents, { ...book, quantity: "2" });
+      await s.post(nl.address, { ...anna, email });
+      const overview = await s.get(nl.overview);
+      const placed = await s.post(nl.overview, {
+        orderKey: field(overview.body, "orderKey"),
+        fingerprint: field(overview.body, "fingerprint"),
+      });
+      const testPage = pathOf(placed.headers.location);
+      expect(testPage).toMatch(testPayment.nl);
+      const paymentId = testPage.split("/").pop() ?? "";
+      const [order] = await ownDb
+        .selectFrom("orders")
+        .select(["id", "status"])
+        .where("email", "=", email)
+        .execute();
+      const orderId = Number(order?.id);
+      const statusOf = async () =>
+        (await ownDb.selectFrom("orders").select("status").where("id", "=", orderId).executeTakeFirst())
+          ?.status;
+      const webhook = () =>
+        own.app.inject({
+          method: "POST",
+          url: "/api/betalingen/webhook",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          payload: `id=${paymentId}`,
+        });
+
+      // The outbox fails inside the transaction that would mark the order paid: the change goes with it.
+      await sql`ALTER TABLE outbox RENAME TO outbox_away`.execute(ownDb);
+      let orderPage: string;
+      try {
+        orderPage = await pay(s, testPage);
+        expect(await statusOf()).toBe("awaiting_payment");
+        // The webhook answers 503 while it cannot do the work, so the provider calls again.
+        expect((await webhook()).statusCode).toBe(503);
+        expect(await statusOf()).toBe("awaiting_payment");
+        expect(
+          await ownDb.selectFrom("order_transitions").selectAll().where("order_id", "=", orderId).execute(),
+        ).toEqual([]);
+        expect(wakes).toBe(0);
+        expect(textOf(main((await s.get(orderPage)).body))).not.toContain("Betaald");
+        // "Betaal opnieuw" meanwhile starts no second payment for money already paid.
+        const payAgain = await s.post(orderPage, {});
+        expect(pathOf(payAgain.headers.location)).not.toMatch(testPayment.nl);
+        expect(
+          await ownDb
+            .selectFrom("order_payments")
+            .select("payment_id")
+            .where("order_id", "=", orderId)
+            .execute(),
+        ).toEqual([{ payment_id: paymentId }]);
+        const queued = await sql<{ n: number }>`select count(*) as n from outbox_away`.execute(ownDb);
+        expect(Number(queued.rows[0]?.n)).toBe(0);
+      } finally {
+        await sql`ALTER TABLE outbox_away RENAME TO outbox`.execute(ownDb);
+      }
+      const mails = () =>
+        ownDb.selectFrom("outbox").select(["kind", "locale"]).where("to_address", "=", email).execute();
+
+      // The provider's next call (a retry, or a replay) finds the outbox back: paid, one mail.
+      expect((await webhook()).statusCode).toBe(200);
+      expect(await statusOf()).toBe("paid");
+      expect(await mails()).toEqual([{ kind: "order-confirmation", locale: "nl" }]);
+      expect(wakes).toBe(1);
+      expect((await webhook()).statusCode).toBe(200);
+      expect(await mails()).toHaveLength(1);
+      expect(
+        await ownDb
+          .selectFrom("order_transitions")
+          .select(["from_status", "to_status"])
+          .where("order_id", "=", orderId)
+          .execute(),
+      ).toEqual([{ from_status: "awaiting_payment", to_status: "paid" }]);
+      expect(textOf(main((await s.get(orderPage)).body))).toContain("Status: Betaald");
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -489,7 +489,12 @@ describe("a photo book with its project in the cart", () => {
       fingerprint: field("fingerprint"),
     });
     expect(placed.statusCode).toBe(303);
-    const confirmation = await browser.follow(placed);
+    // Placing leads to the test provider's payment page; paying leads back to the order page.
+    const paying = await browser.follow(placed);
+    expect(paying.statusCode).toBe(200);
+    const paid = await browser.form(placed.headers.location ?? "", { outcome: "paid" });
+    expect(paid.statusCode).toBe(303);
+    const confirmation = await browser.follow(paid);
     expect(confirmation.statusCode).toBe(200);
     expect(plain(confirmation.body)).toContain("Fotoboekproject met 1 foto");
 

@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestShop, testShop } from "../support/app.ts";
@@ -67,12 +68,30 @@ function expectTextMail(
   for (const value of typed) expect(mail.subject).not.toContain(value);
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
 let shop: TestShop;
 beforeAll(async () => {
+  // The shop listens at the address it gives the test payment provider, which calls its webhook.
+  const port = await freePort();
   // Every post here comes from one address: the limits have tests of their own.
   shop = await testShop({
-    env: { CONTACT_RATE_LIMIT: "1000", SIGNUP_RATE_LIMIT: "1000", PATTERN_LIBRARY: "true" },
+    env: {
+      CONTACT_RATE_LIMIT: "1000",
+      SIGNUP_RATE_LIMIT: "1000",
+      PATTERN_LIBRARY: "true",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PAYMENT_PROVIDER: "test",
+    },
   });
+  await shop.app.listen({ port, host: "127.0.0.1" });
 });
 afterAll(() => shop.close());
 
@@ -115,7 +134,7 @@ describe("the checkout's address", () => {
     }
   });
 
-  it("a shopper whose valid address holds markup sees it as text on the overview and the thank-you page, and as typed in the mail", async () => {
+  it("a shopper whose valid address holds markup sees it as text on the overview and the order page, and as typed in the mail after paying", async () => {
     const browser = await withCart();
     const address = {
       name: attacks.script + attacks.mustache,
@@ -141,11 +160,22 @@ describe("the checkout's address", () => {
       fingerprint: field("fingerprint"),
     });
     expect(placed.statusCode).toBe(303);
-    const thanks = await browser.follow(placed);
-    expect(thanks.statusCode).toBe(200);
-    expectEscaped(thanks.body, [address.email], "thank-you page");
+    // On to the test provider's payment page (an absolute URL, followed as its path); no mail yet.
+    const pathOf = (res: LightMyRequestResponse) =>
+      new URL(String(res.headers.location), "http://x").pathname;
+    const testPage = pathOf(placed);
+    expect(testPage).toMatch(/^\/testbetaling\/tp_[\w-]+$/);
+    expect(await outbox(evilEmail)).toEqual([]);
+    expect((await browser.get(testPage)).statusCode).toBe(200);
+    const paid = await browser.form(testPage, { outcome: "paid" });
+    expect(paid.statusCode).toBe(303);
+    const orderPage = await browser.get(pathOf(paid));
+    expect(orderPage.statusCode).toBe(200);
+    expect(orderPage.body).toContain("Betaald");
+    expectEscaped(orderPage.body, [address.name, address.street, address.city, address.email], "order page");
 
-    const [mail] = await outbox(evilEmail);
+    const [mail, ...more] = await outbox(evilEmail);
+    expect(more).toEqual([]);
     expect(mail?.kind).toBe("order-confirmation");
     expectTextMail(mail as NonNullable<typeof mail>, [address.name, address.street, address.city]);
   });

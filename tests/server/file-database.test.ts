@@ -99,10 +99,15 @@ describe("a shop on a SQLite file", () => {
       fingerprint: field(overview.body, "fingerprint"),
     });
     expect(placed.statusCode).toBe(303);
-    const number = placed.headers.location?.split("/").pop() ?? "";
-    const thanks = await browser.follow(placed);
+    // The test provider's payment page, then back to the order page once paid.
+    expect((await browser.follow(placed)).statusCode).toBe(200);
+    const paid = await browser.form(placed.headers.location ?? "", { outcome: "paid" });
+    expect(paid.statusCode).toBe(303);
+    const number = new URL(paid.headers.location ?? "", "http://shop.test").pathname.split("/").pop() ?? "";
+    const thanks = await browser.follow(paid);
     expect(thanks.statusCode).toBe(200);
     expect(textOf(main(thanks.body))).toContain(`Je bestelnummer is ${number}.`);
+    expect(textOf(main(thanks.body))).toContain("Betaald");
     // The order emptied the cart in the same transaction: the read connection sees that too.
     expect(headerCount(thanks.body)).toBe("0");
     const cart = await browser.get("/winkelwagen/inhoud");
