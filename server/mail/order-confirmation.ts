@@ -6,6 +6,7 @@ import { intlLocale, type Locale } from "../i18n/locales.ts";
 import { choiceText, workingDaysText } from "../i18n/product-texts.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { OrderDraft } from "../store/order-repository.ts";
+import { mailClosing } from "./mail-closing.ts";
 import type { OutgoingMail } from "./outbox.ts";
 
 /** A date as a mail shows it, without "today" or "tomorrow": the mail may be read days later. */
@@ -78,15 +79,7 @@ export function orderConfirmationMail(
     t("overview.production", { days: workingDaysText(t, order.production) }),
     t("orderMail.dispatch", { window: mailWindow(paid.dispatch, order.locale) }),
     "",
-    t("orderMail.questions", {
-      email: t("footer.email"),
-      phone: t("footer.phone"),
-      hours: t("footer.hours"),
-    }),
-    "",
-    t("orderMail.closing"),
-    shop,
-    "",
+    ...mailClosing(t),
   ].join("\n");
   return {
     kind: "order-confirmation",

@@ -3,22 +3,8 @@ import { unpaidExpiryHours } from "../domain/order-lifecycle.ts";
 import { orderNumber } from "../domain/order-number.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { Order } from "../store/order-repository.ts";
+import { mailClosing } from "./mail-closing.ts";
 import type { OutgoingMail } from "./outbox.ts";
-
-/** The lines every order mail ends with: how to reach customer service, and who wrote. */
-function closing(t: Translate): string[] {
-  return [
-    t("orderMail.questions", {
-      email: t("footer.email"),
-      phone: t("footer.phone"),
-      hours: t("footer.hours"),
-    }),
-    "",
-    t("orderMail.closing"),
-    t("site.name"),
-    "",
-  ];
-}
 
 /**
  * A payment that did not go through (failed, cancelled or expired at the provider): the
@@ -44,7 +30,7 @@ export function paymentFailedMail(
     "",
     t("paymentFailedMail.expiry", { hours: unpaidExpiryHours }),
     "",
-    ...closing(t),
+    ...mailClosing(t),
   ].join("\n");
   return {
     kind: "payment-failed",
@@ -71,7 +57,7 @@ export function orderExpiredMail(
     t("orderExpiredMail.nothingTaken"),
     t("orderExpiredMail.again"),
     "",
-    ...closing(t),
+    ...mailClosing(t),
   ].join("\n");
   return {
     kind: "order-expired",
