@@ -13,7 +13,7 @@ import type { Locale } from "../i18n/locales.ts";
 import { workingDaysText } from "../i18n/product-texts.ts";
 import type { RouteArgs, RouteId } from "../i18n/routes.ts";
 import type { OrderDraft } from "../store/order-repository.ts";
-import { payAndGo } from "./order-confirmation.ts";
+import { payAndGo } from "./paying.ts";
 import { checkoutState, lineViews, loadShopperCart, pricedCart, type ShopperCart } from "./shopper-cart.ts";
 
 /**
@@ -169,7 +169,8 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, liv
         writeCartId(reply, cartId);
         const orderPage = path(request, "orderConfirmation", { number: orderNumber(result.orderId) });
         // Paying starts at once; an order already paid (a replayed post) just shows its page.
-        return payAndGo(services, request, reply, result.orderId, orderPage);
+        const start = (options: { origin: string }) => services.orderPayments.start(result.orderId, options);
+        return payAndGo(services, request, reply, start, orderPage);
       }
       case "foreign-key":
         return changed();

@@ -1,48 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { PaymentState } from "../../islands/payment-status/contract.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { awaitsPayment, isOrderStatus, isPaid, type OrderStatus } from "../domain/order-lifecycle.ts";
 import { orderIdOf, orderNumber } from "../domain/order-number.ts";
 import { readCartId } from "../http/cart-cookie.ts";
-import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { originOf } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
-import type { Locale } from "../i18n/locales.ts";
 import { choiceText, workingDaysText } from "../i18n/product-texts.ts";
-import { isFinalStatus, type PaymentMethod, type PaymentStatus } from "../payments/provider.ts";
-
-/** The flash the order page reads after a payment could not be started. */
-const paymentFlash = "payment";
-
-/**
- * Starts (or finds the open) payment for an order and sends the shopper on: to the
- * provider's page, or back to the order page, which says why when the provider could not
- * be reached. Nothing is lost either way: the order stays awaiting payment.
- */
-export async function payAndGo(
-  services: Services,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  orderId: number,
-  orderPage: string,
-  method?: string,
-): Promise<FastifyReply> {
-  let result: Awaited<ReturnType<Services["orderPayments"]["start"]>>;
-  try {
-    result = await services.orderPayments.start(orderId, {
-      origin: originOf(request, services),
-      ...(method ? { method } : {}),
-    });
-  } catch (err) {
-    // A refusal by the provider (a bad key, say) is the shop's to fix; the shopper gets the same page.
-    request.log.error({ err, orderId }, "payment could not be started");
-    result = { kind: "unavailable" };
-  }
-  if (result.kind === "started") return reply.redirect(result.checkoutUrl, 303);
-  if (result.kind === "unavailable") writeFlash(reply, paymentFlash, "unavailable");
-  return reply.redirect(orderPage, 303);
-}
+import type { PaymentStatus } from "../payments/provider.ts";
+import { chosenMethod, methodsFor, payAndGo, paymentProgress, takePaymentNotice } from "./paying.ts";
 
 /** Where the order stands with paying, from its status and its latest payment. */
 export function paymentState(
@@ -51,10 +17,7 @@ export function paymentState(
 ): PaymentState {
   if (isPaid(status)) return "paid";
   if (status === "cancelled" || status === "expired") return status;
-  if (!payment) return "none";
-  // A paid payment whose order is not paid yet is being applied: wait for it like an open one.
-  if (payment.status === "paid" || !isFinalStatus(payment.status)) return "open";
-  return "failed";
+  return paymentProgress(payment);
 }
 
 /**
@@ -75,24 +38,13 @@ export function orderConfirmationRoutes(app: FastifyInstance, services: Services
     return order && cartId ? { order, cartId } : undefined;
   };
 
-  /** The provider's methods for paying again; none when it cannot say (its page then asks). */
-  const methodsFor = async (request: FastifyRequest, amountCents: number, locale: Locale) => {
-    try {
-      return await orderPayments.methods(amountCents, locale);
-    } catch (err) {
-      request.log.warn({ err }, "payment methods could not be listed");
-      return [] as PaymentMethod[];
-    }
-  };
-
   localizedRoute(app, i18n.routes, live, "orderConfirmation", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const own = await ownOrder(request);
     if (!own) return reply.callNotFound();
     let { order } = own;
-    const notice =
-      takeFlash<string>(request, reply, paymentFlash) === "unavailable" ? "unavailable" : undefined;
+    const notice = takePaymentNotice(request, reply);
     let payment: { status: PaymentStatus } | undefined;
     try {
       payment = await orderPayments.latest(order.id);
@@ -105,7 +57,9 @@ export function orderConfirmationRoutes(app: FastifyInstance, services: Services
     const status: OrderStatus = isOrderStatus(order.status) ? order.status : "awaiting_payment";
     const state = paymentState(status, payment);
     const url = i18n.routes.pathFor("orderConfirmation", locale, { number: orderNumber(order.id) });
-    const methods = awaitsPayment(status) ? await methodsFor(request, order.totalCents, locale) : [];
+    const methods = awaitsPayment(status)
+      ? await methodsFor(services, request, order.totalCents, locale)
+      : [];
 
     const countryName = t(`fields.countries.${order.address.country}`);
     const projectIds = order.lines.flatMap((line) => (line.projectId ? [line.projectId] : []));
@@ -160,12 +114,8 @@ export function orderConfirmationRoutes(app: FastifyInstance, services: Services
     if (!own) return reply.callNotFound();
     const { order } = own;
     const orderPage = i18n.routes.pathFor("orderConfirmation", locale, { number: orderNumber(order.id) });
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    // Only a method the provider offers for this order goes out; anything else lets its page ask.
-    const asked = typeof body.method === "string" ? body.method : "";
-    const method = asked
-      ? (await methodsFor(request, order.totalCents, locale)).find((m) => m.id === asked)?.id
-      : undefined;
-    return payAndGo(services, request, reply, order.id, orderPage, method);
+    const method = await chosenMethod(services, request, order.totalCents);
+    const start = (options: { origin: string; method?: string }) => orderPayments.start(order.id, options);
+    return payAndGo(services, request, reply, start, orderPage, method);
   });
 }
