@@ -35,6 +35,7 @@ import { createI18n, loadMessages } from "./i18n/index.ts";
 import { scheduleCleanUp } from "./jobs/clean-up.ts";
 import { paymentProvider } from "./payments/index.ts";
 import { orderPayments, queueOrderExpiredMail } from "./payments/order-payments.ts";
+import { queueSubscriptionExpiredMail, subscriptionPayments } from "./payments/subscription-payments.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { cartAddressRoutes } from "./routes/cart-address.ts";
@@ -54,6 +55,7 @@ import { productRoutes } from "./routes/product.ts";
 import { remoteCheckRoutes } from "./routes/remote-checks.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
+import { subscriptionPaymentRoutes } from "./routes/subscription-payment.ts";
 import { testPaymentRoutes } from "./routes/test-payment.ts";
 import { uploadRoutes } from "./routes/uploads.ts";
 import { viewerFrameRoutes } from "./routes/viewer-frames.ts";
@@ -133,6 +135,7 @@ export async function buildApp({
 
   const links = productLinks(i18n, catalogue);
   const orders = orderRepository(database.db);
+  const subscriptions = subscriptionRepository(database.db);
   const payments = paymentProvider(config, {
     database,
     // The test provider's payment page is the shop's own; absolute when PUBLIC_URL names the shop.
@@ -148,7 +151,7 @@ export async function buildApp({
     carts: cartRepository(database.db, database),
     uploads: uploadRepository(database.db),
     projects: photoProjectRepository(database.db),
-    subscriptions: subscriptionRepository(database.db),
+    subscriptions,
     photoStorage: diskPhotoStorage(resolve(config.dataDir, "uploads")),
     orders,
     asset: assetResolver(() => loadManifest(paths.static), config.development),
@@ -182,6 +185,15 @@ export async function buildApp({
       mailQueued: () => services.mailQueued(),
       cutOff: parseCutOff(config.orderCutOff),
     }),
+    subscriptionPayments: subscriptionPayments({
+      db: database.db,
+      provider: payments,
+      subscriptions,
+      i18n,
+      log: app.log,
+      now: now ?? (() => new Date()),
+      mailQueued: () => services.mailQueued(),
+    }),
   };
 
   app.decorate("i18n", i18n);
@@ -193,6 +205,7 @@ export async function buildApp({
     retention: config.retention,
     // An order that expires unpaid gets its mail in the same transaction.
     onOrderExpired: queueOrderExpiredMail(i18n),
+    onSubscriptionExpired: queueSubscriptionExpiredMail(i18n),
     mailQueued: services.mailQueued,
   });
   // Before any route: each funnel page gets its counting hook as it is added.
@@ -270,6 +283,7 @@ export async function buildApp({
   // The built-in test provider's payment page, only when it is the provider: Mollie has its own.
   if (services.payments.name === "test") testPaymentRoutes(app, services, live, services.payments);
   subscriptionRoutes(app, services, live);
+  subscriptionPaymentRoutes(app, services, live);
   remoteCheckRoutes(app, services, live);
   await paymentWebhookRoutes(app, services, live);
   customerServiceRoutes(app, services, live);

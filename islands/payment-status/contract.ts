@@ -1,6 +1,9 @@
 import { defineHook, z } from "../runtime/define-hook.ts";
 
-/** Where an order stands with paying, as its page words it (server/routes/order-confirmation.ts). */
+/**
+ * Where an order or a subscription stands with paying, as its page words it
+ * (server/routes/order-confirmation.ts, server/routes/subscription-payment.ts).
+ */
 export const paymentStates = ["none", "open", "failed", "paid", "cancelled", "expired"] as const;
 export type PaymentState = (typeof paymentStates)[number];
 
@@ -17,7 +20,7 @@ export const contract = defineHook({
   hook: "payment-status",
   kind: "island",
   whenToUse:
-    "The payment part of an order page: the order's status in words, what happened to its payment, and the form to pay (again). While a payment is still open, the island asks the page for this part again, waiting longer each time (1 s, 2 s, 4 s … up to 30 s), replaces it when the state changed, says the new state politely to screen readers, and stops once it is final. Without JavaScript the page shows the state of the moment it was loaded.",
+    "The payment part of an order's or a subscription's page: the order's status in words, what happened to its payment, and the form to pay (again). While a payment is still open, the island asks the page for this part again, waiting longer each time (1 s, 2 s, 4 s … up to 30 s), replaces it when the state changed, says the new state politely to screen readers, and stops once it is final. Without JavaScript the page shows the state of the moment it was loaded.",
   partial: {
     name: "payment-status",
     key: "paymentStatus",
@@ -25,10 +28,23 @@ export const contract = defineHook({
       url: z
         .string()
         .min(1)
-        .describe("The order page's address, polled for this part and posted to for paying"),
+        .describe("The page's own address, polled for this part and posted to for paying"),
+      texts: z
+        .enum(["order", "subscriptionPayment"])
+        .optional()
+        .describe(
+          'The locale group of the words that differ for what is paid for: "order" (the default) or "subscriptionPayment"',
+        ),
       state: z.enum(paymentStates).describe("Where the order stands with paying"),
-      orderStatus: z.string().min(1).describe("The order's status, named in locales order.status.*"),
-      amountCents: z.number().int().min(0).describe("What is still to be paid: the order's total"),
+      orderStatus: z
+        .string()
+        .min(1)
+        .describe("The order's (or subscription's) status, named in locales <texts>.status.*"),
+      amountCents: z
+        .number()
+        .int()
+        .min(0)
+        .describe("What is still to be paid: the order's total, or the subscription's first period"),
       email: z.string().describe("Where the confirmation goes (or went)"),
       notice: z
         .enum(["unavailable"])
@@ -37,6 +53,10 @@ export const contract = defineHook({
       methods: z
         .array(z.object({ id: z.string(), description: z.string() }))
         .describe("The provider's methods for the pay-again form; empty: the provider's page asks"),
+      paidNote: z
+        .string()
+        .optional()
+        .describe("A sentence shown once paid (until when a subscription is paid)"),
     }),
   },
   props: propsSchema,

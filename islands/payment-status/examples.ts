@@ -1,7 +1,10 @@
 import { defineExamples } from "../runtime/define-examples.ts";
 import { contract } from "./contract.ts";
 
-/** An order's payment part in its final states: an open one would poll a page that has none. */
+/**
+ * The payment part in final states, for an order and for a subscription: an open one would
+ * poll a page that has none.
+ */
 export default defineExamples(contract, {
   default: {
     title: (ctx) => ctx.t("patterns.payment-status.examples.default"),
@@ -27,6 +30,19 @@ export default defineExamples(contract, {
         { id: "ideal", description: "iDEAL" },
         { id: "creditcard", description: ctx.t("patterns.payment-status.examples.card") },
       ],
+    }),
+  },
+  subscription: {
+    title: (ctx) => ctx.t("patterns.payment-status.examples.subscription"),
+    params: (ctx) => ({
+      url: ctx.href("patterns"),
+      texts: "subscriptionPayment" as const,
+      state: "paid" as const,
+      orderStatus: "active",
+      amountCents: 299,
+      email: "anna@example.nl",
+      methods: [],
+      paidNote: ctx.t("subscriptionPayment.paidUntil", { date: "28 december 2026" }),
     }),
   },
 });

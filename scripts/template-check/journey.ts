@@ -5,6 +5,7 @@ import { type Locale, locales } from "../../server/i18n/locales.ts";
 import type { RouteParams } from "../../server/i18n/routes.ts";
 import { BrowserSession } from "../../tests/support/browser-session.ts";
 import { multipart, photos } from "../../tests/support/photos.ts";
+import { signupLinkPath } from "../../tests/support/subscriptions.ts";
 import { isHtml, type RenderedPage, renderedPage } from "./render.ts";
 import type { CheckShop } from "./shop.ts";
 
@@ -27,6 +28,8 @@ export const journeyRoutes = [
   "orderConfirmation",
   "subscription",
   "subscriptionWelcome",
+  "subscriptionConfirm",
+  "subscriptionStatus",
 ] as const;
 
 const anna = {
@@ -43,7 +46,8 @@ const password = "Zomer aan zee 2026!";
 /**
  * The pages of a shopper's own, with everything in place that they show: a shopper sends
  * a question, uploads photos, makes a photo book of them, puts it and prints in the cart,
- * gives an address, orders, and takes out a subscription. Each page is rendered in both
+ * gives an address, orders, and takes out a subscription (opening the link from its mail,
+ * with a payment that failed). Each page is rendered in both
  * languages at the moment it shows most; a form refused for empty fields is a page too
  * (the error summary). Everything goes through app.inject, as a browser would send it.
  */
@@ -245,6 +249,25 @@ export async function journeyPages(
     await visit("subscriptionWelcome", (l) => path("subscriptionWelcome", {}, l));
     // The subscription page with this shopper's photos in its uploads tab.
     await visit("subscription", (l) => path("subscription", {}, l));
+  });
+
+  await step("subscriptionConfirm", path("subscriptionSignup"), async () => {
+    const link = await signupLinkPath(shop.database.db, anna.email);
+    if (!link) throw new Error(`no sign-up link was mailed to ${anna.email}`);
+    const token = decodeURIComponent(link.split("/").pop() ?? "");
+    await visit("subscriptionConfirm", (l) => path("subscriptionConfirm", { token }, l));
+    const paying = expectRedirect("subscriptionConfirm", link, await browser.form(link, {}));
+    const payment = decodeURIComponent(paying.split("/").pop() ?? "");
+    // A failed payment: the subscription's page with the form to pay again.
+    const back = expectRedirect(
+      "testPayment",
+      paying,
+      await browser.form(path("testPayment", { payment }), { outcome: "failed" }),
+    );
+    const subscription = decodeURIComponent(
+      new URL(back, "http://shop.test").pathname.split("/").pop() ?? "",
+    );
+    await visit("subscriptionStatus", (l) => path("subscriptionStatus", { subscription }, l));
   });
 
   return { pages, failures };

@@ -12,7 +12,13 @@ export interface PageRequest {
 }
 
 /** Routes whose parameters only exist once a shopper made something: the journey renders them. */
-export const personalRoutes = new Set(["editorProject", "editorProjectPhotos", "orderConfirmation"]);
+export const personalRoutes = new Set([
+  "editorProject",
+  "editorProjectPhotos",
+  "orderConfirmation",
+  "subscriptionConfirm",
+  "subscriptionStatus",
+]);
 
 /** The 404 page, in each language: its locale comes from the first segment of the address. */
 export const notFound = "notFound";

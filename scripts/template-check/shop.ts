@@ -8,7 +8,7 @@ import { buildApp, paths } from "../../server/app.ts";
 import { readConfig } from "../../server/config.ts";
 import { type Catalogue, loadCatalogue } from "../../server/domain/catalogue.ts";
 import { type Faq, loadFaq } from "../../server/domain/faq.ts";
-import { openDatabase } from "../../server/store/database.ts";
+import { type Database, openDatabase } from "../../server/store/database.ts";
 import { migrateToLatest } from "../../server/store/migrate.ts";
 
 /** Set on every answer of the check's shop: the page template that rendered it. */
@@ -25,6 +25,8 @@ export interface CheckShop {
   app: FastifyInstance;
   catalogue: Catalogue;
   faq: Faq;
+  /** The shop's database: where the journey reads the mails a shopper would open. */
+  database: Database;
   /** The views folder the shop renders from. */
   views: string;
   /** What the shop logged as an error while answering this request (a 500's cause). */
@@ -97,6 +99,7 @@ export async function openShop(views: string = paths.views): Promise<CheckShop> 
     app,
     catalogue,
     faq,
+    database,
     views,
     failure: (requestId) => (requestId ? failures.get(requestId) : undefined),
     async close() {

@@ -5,6 +5,7 @@ import type { Faq } from "../domain/faq.ts";
 import type { I18n } from "../i18n/index.ts";
 import type { ChosenProvider } from "../payments/index.ts";
 import type { OrderPayments } from "../payments/order-payments.ts";
+import type { SubscriptionPayments } from "../payments/subscription-payments.ts";
 import type { CartRepository } from "../store/cart-repository.ts";
 import type { ContactRepository } from "../store/contact-repository.ts";
 import type { Database } from "../store/database.ts";
@@ -48,4 +49,6 @@ export interface Services {
   payments: ChosenProvider;
   /** Orders' payments: starting one, and what the provider says about it (server/payments/order-payments.ts). */
   orderPayments: OrderPayments;
+  /** The payment of a subscription's first period (server/payments/subscription-payments.ts). */
+  subscriptionPayments: SubscriptionPayments;
 }

@@ -25,6 +25,8 @@ export const routeParamNames = {
   subscription: [],
   subscriptionSignup: [],
   subscriptionWelcome: [],
+  subscriptionConfirm: ["token"],
+  subscriptionStatus: ["subscription"],
   subscriptionInfo: ["topic"],
   subscriptionEmailCheck: [],
   editorStart: [],

@@ -1,18 +1,29 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Retention } from "../config.ts";
 import { unpaidExpiryHours } from "../domain/order-lifecycle.ts";
+import { unpaidSubscriptionExpiryHours } from "../domain/subscription-lifecycle.ts";
 import { cartLifetimeSeconds } from "../http/cart-cookie.ts";
 import { cartRepository } from "../store/cart-repository.ts";
 import { withCleanUpLock } from "../store/clean-up-lock.ts";
 import type { Database } from "../store/database.ts";
 import { type AfterChange, orderLifecycleRepository } from "../store/order-lifecycle-repository.ts";
 import { retentionRepository } from "../store/retention-repository.ts";
+import {
+  type AfterSubscriptionChange,
+  signupLinkHours,
+  subscriptionRepository,
+} from "../store/subscription-repository.ts";
 import { type PhotoStorage, removePhotoFiles } from "../uploads/photo-storage.ts";
 
 /** Often enough that no table holds much more than it should keep. */
 const everyMs = 6 * 60 * 60 * 1000;
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
+/**
+ * Days the built-in test provider keeps a payment. Long after anything could ask about it:
+ * what it paid for expired unpaid after a day, or was decided.
+ */
+export const testPaymentDays = 30;
 
 export interface CleanUpDeps {
   database: Database;
@@ -23,6 +34,8 @@ export interface CleanUpDeps {
   now?: () => Date;
   /** Runs in the transaction that expires an order unpaid: its "order expired" mail. */
   onOrderExpired?: AfterChange;
+  /** Likewise for a subscription whose first period was not paid in time. */
+  onSubscriptionExpired?: AfterSubscriptionChange;
   /** Told after orders expired, so their mails go out now rather than at the next poll. */
   mailQueued?: () => void;
 }
@@ -32,14 +45,18 @@ export type CleanUpRule =
   | "emptyProjects"
   | "stagedUploads"
   | "analyticsEvents"
-  | "unpaidOrders";
+  | "unpaidOrders"
+  | "unpaidSubscriptions"
+  | "subscriptionSignups"
+  | "testPayments";
 
 export interface CleanUpResult {
   /** false: another instance held the lock, and does the work. */
   ran: boolean;
   /**
    * Per rule, how many went: carts, projects, uploads, raw analytics rows folded into daily
-   * counts, orders expired unpaid.
+   * counts, orders and subscriptions expired unpaid, sign-up links past their day, and the
+   * test provider's payments past testPaymentDays.
    */
   counts: Record<CleanUpRule, number>;
   /** Rules that failed this time (logged; tried again next run). */
@@ -50,7 +67,8 @@ export interface CleanUpResult {
  * One run of every retention rule, under one lock for the whole run, so on PostgreSQL one
  * instance at a time does it. A rule that fails is logged and the others still run.
  * Carts go first: the cart lines they take with them may be what kept a project. Unpaid
- * orders expire last: a rule of the order's life, not of retention, it deletes nothing.
+ * orders and subscriptions expire after retention's rules: rules of their lives, they delete
+ * nothing.
  * With `signal` aborted, the rules stop after the batch in hand (the shop is closing).
  */
 export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promise<CleanUpResult> {
@@ -63,6 +81,9 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
     stagedUploads: 0,
     analyticsEvents: 0,
     unpaidOrders: 0,
+    unpaidSubscriptions: 0,
+    subscriptionSignups: 0,
+    testPayments: 0,
   };
   const failed: CleanUpRule[] = [];
 
@@ -92,6 +113,19 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
             ...(deps.onOrderExpired ? { afterChange: deps.onOrderExpired } : {}),
           }),
       ],
+      [
+        "unpaidSubscriptions",
+        () =>
+          subscriptionRepository(db).expireUnpaid(new Date(now - unpaidSubscriptionExpiryHours * hourMs), {
+            at: new Date(now),
+            ...(deps.onSubscriptionExpired ? { afterChange: deps.onSubscriptionExpired } : {}),
+          }),
+      ],
+      [
+        "subscriptionSignups",
+        () => subscriptionRepository(db).deleteSignupsBefore(new Date(now - signupLinkHours * hourMs)),
+      ],
+      ["testPayments", () => retained.deleteTestPayments(daysAgo(testPaymentDays))],
     ];
     for (const [rule, apply] of rules) {
       if (signal?.aborted) break;
@@ -108,7 +142,10 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
     log.info("clean-up skipped: another instance is running it");
     return { ran: false, counts, failed };
   }
-  if (counts.unpaidOrders > 0 && deps.onOrderExpired) deps.mailQueued?.();
+  const expiryMails =
+    (counts.unpaidOrders > 0 && deps.onOrderExpired) ||
+    (counts.unpaidSubscriptions > 0 && deps.onSubscriptionExpired);
+  if (expiryMails) deps.mailQueued?.();
   log.info({ ...counts, failed }, "clean-up done");
   return { ran: true, counts, failed };
 }

@@ -1,24 +1,106 @@
+import { formatPrice } from "../domain/money.ts";
+import { unpaidSubscriptionExpiryHours } from "../domain/subscription-lifecycle.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
+import { type Subscription, signupLinkHours } from "../store/subscription-repository.ts";
+import { mailDate } from "./order-confirmation.ts";
 import type { OutgoingMail } from "./outbox.ts";
 
-/** The welcome mail of a new subscription, in the language of the form it came from. */
-export function subscriptionWelcomeMail(
+/** A subscription as its mails name it: the subscriber, the plan's name, the language. */
+type Subscriber = Pick<Subscription, "name" | "email" | "locale">;
+
+const planName = (t: Translate, planId: string) => t(`subscription.plans.${planId}.name`);
+
+/**
+ * The link that confirms a sign-up's address, in the language of the form it came from.
+ * Only the address's owner can use it: that is what makes the subscription.
+ */
+export function subscriptionConfirmMail(
   t: Translate,
   locale: Locale,
-  signup: { email: string; name: string; plan: string; price: string },
+  signup: { email: string; name: string; planId: string; firstPeriodCents: number },
+  link: string,
 ): OutgoingMail {
+  return {
+    kind: "subscription-confirm",
+    locale,
+    to: signup.email,
+    subject: t("subscription.mail.confirmSubject"),
+    text: t("subscription.mail.confirmBody", {
+      name: signup.name,
+      plan: planName(t, signup.planId),
+      price: formatPrice(signup.firstPeriodCents, locale),
+      link,
+      hours: signupLinkHours,
+    }),
+  };
+}
+
+/** The first period is paid: the subscription is active until `paidUntil`, and does not renew by itself. */
+export function subscriptionActiveMail(
+  t: Translate,
+  subscription: Subscriber & Pick<Subscription, "planId" | "paidUntil">,
+  amountCents: number,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
   return {
     kind: "subscription-welcome",
     locale,
-    to: signup.email,
-    subject: t("subscription.mail.subject"),
-    text: t("subscription.mail.body", { name: signup.name, plan: signup.plan, price: signup.price }),
+    to: subscription.email,
+    subject: t("subscription.mail.subject", { plan: planName(t, subscription.planId) }),
+    text: t("subscription.mail.body", {
+      name: subscription.name,
+      plan: planName(t, subscription.planId),
+      amount: formatPrice(amountCents, locale),
+      until: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : "",
+      recurring: t("subscription.recurringLater"),
+    }),
+  };
+}
+
+/** A payment for the first period did not go through: the link leads to the page that pays again. */
+export function subscriptionPaymentFailedMail(
+  t: Translate,
+  subscription: Subscriber & Pick<Subscription, "planId">,
+  amountCents: number,
+  link: string,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  return {
+    kind: "subscription-payment-failed",
+    locale,
+    to: subscription.email,
+    subject: t("subscription.mail.failedSubject"),
+    text: t("subscription.mail.failedBody", {
+      name: subscription.name,
+      plan: planName(t, subscription.planId),
+      amount: formatPrice(amountCents, locale),
+      link,
+      hours: unpaidSubscriptionExpiryHours,
+    }),
+  };
+}
+
+/** Unpaid for a day after confirming: the sign-up lapsed, nothing was taken. */
+export function subscriptionExpiredMail(
+  t: Translate,
+  subscription: Subscriber & Pick<Subscription, "planId">,
+): OutgoingMail {
+  return {
+    kind: "subscription-expired",
+    locale: subscription.locale as Locale,
+    to: subscription.email,
+    subject: t("subscription.mail.expiredSubject"),
+    text: t("subscription.mail.expiredBody", {
+      name: subscription.name,
+      plan: planName(t, subscription.planId),
+      hours: unpaidSubscriptionExpiryHours,
+    }),
   };
 }
 
 /**
- * For an address that already has a subscription, instead of a second one: someone (maybe
+ * For an address that already has an active subscription, instead of a link: someone (maybe
  * its owner, maybe not) tried to sign up with it. The form answers as for a new sign-up, so
  * only the mailbox's owner learns that the address is known. Nothing the sign-up form was
  * given appears in it (not the name): a stranger's words never reach someone else's inbox.

@@ -28,8 +28,8 @@ const quoted = (value: string | undefined) =>
 /**
  * The payment webhook, one address for every provider: POST with the payment's id. The body
  * is trusted for nothing but the id; the payment's status is fetched from the provider
- * (orderPayments.sync), which applies it once however often and in whatever order calls come.
- * Every call answers 200 with an empty body, an unknown or malformed id too (with one warning
+ * (orderPayments.sync, subscriptionPayments.sync), which applies it once however often and
+ * in whatever order calls come. Every call answers 200 with an empty body, an unknown or malformed id too (with one warning
  * in the log), so a provider never retries what can never succeed. Only when the shop itself
  * could not do the work (its database, or the provider, unreachable) does it answer 503: the
  * provider calls again later, and nothing was half-done.
@@ -39,7 +39,7 @@ export async function paymentWebhookRoutes(
   services: Services,
   live: LiveRoutes,
 ): Promise<void> {
-  const { orderPayments, payments } = services;
+  const { orderPayments, subscriptionPayments, payments } = services;
 
   await app.register(async (scope) => {
     // Providers post forms, some JSON; a body that is neither, or broken, or too long, still
@@ -65,7 +65,8 @@ export async function paymentWebhookRoutes(
         request.log.warn(`payment webhook: malformed payment id ${quoted(id)} ignored`);
         return reply.code(200).send();
       }
-      const synced = await orderPayments.sync(id);
+      // A payment belongs to an order or to a subscription; each looks it up in its own table.
+      const synced = (await orderPayments.sync(id)) ?? (await subscriptionPayments.sync(id));
       if (!synced) request.log.warn(`payment webhook: unknown payment ${quoted(id)} ignored`);
       else request.log.info({ paymentId: id, ...synced }, "payment webhook applied");
       return reply.code(200).send();

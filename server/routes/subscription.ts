@@ -7,13 +7,14 @@ import type { FieldError, FormValues } from "../forms/form.ts";
 import { subscriptionForm } from "../forms/subscription-form.ts";
 import { overRateLimit } from "../http/form-rate-limit.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { isAjax } from "../http/pages.ts";
+import { isAjax, originOf } from "../http/pages.ts";
 import type { Services } from "../http/services.ts";
 import { limitKey } from "../http/shared-counters.ts";
 import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
 import { type Locale, locales, perLocale } from "../i18n/locales.ts";
 import { lookup, type Translate } from "../i18n/translate.ts";
-import { alreadySubscribedMail, subscriptionWelcomeMail } from "../mail/subscription-mails.ts";
+import { alreadySubscribedMail, subscriptionConfirmMail } from "../mail/subscription-mails.ts";
+import { firstPeriodCents, signupLinkHours } from "../store/subscription-repository.ts";
 import { takeRemovedNotice, uploadViews } from "./uploads.ts";
 
 /** The explanations a modal can show, by key; each one's address is its slug in the shopper's language. */
@@ -57,7 +58,9 @@ interface SignupState {
 
 /**
  * The subscription page: plans, the shopper's uploads and questions in tabs, and the
- * sign-up form. Payment is not part of the shop yet, and the page says so.
+ * sign-up form. A sign-up is confirmed by a mailed link, which leads to paying the first
+ * period (subscription-payment.ts); monthly payments after it are not part of the shop yet,
+ * and the page says so.
  */
 export function subscriptionRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
   const { i18n, subscriptions, uploads, projects, config } = services;
@@ -211,16 +214,18 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     const plan = planById(values.plan);
     if (errors.length > 0 || !plan) return showPage(request, reply, { values, errors }, 422);
 
-    // From here on an address that already has a subscription gets exactly what a new one
-    // gets (the same hashing, the same transaction, the same answer); its owner gets a
-    // mail instead of a second subscription.
+    // From here on every sign-up is handled alike (the same hashing, the same transaction, the
+    // same answer): the address hears by mail whether there is a link to confirm or already a
+    // subscription, and only its owner can read that.
     const owner = ensureShopperId(request, reply);
     const signup: WelcomeCookie = {
       name: (values.name ?? "").trim(),
       email: (values.email ?? "").trim(),
       plan: plan.id,
     };
-    await subscriptions.create(
+    const confirmLink = (token: string) =>
+      `${originOf(request, services)}${i18n.routes.pathFor("subscriptionConfirm", locale, { token })}`;
+    await subscriptions.requestSignup(
       {
         ownerId: owner,
         name: signup.name,
@@ -231,14 +236,17 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
         passwordHash: await hashPassword(values.password ?? ""),
         locale,
       },
-      subscriptionWelcomeMail(t, locale, {
-        email: signup.email,
-        name: signup.name,
-        plan: t(`subscription.plans.${plan.id}.name`),
-        price: money(plan.offer?.monthlyCents ?? plan.monthlyCents, locale),
-      }),
+      {
+        confirm: (token) =>
+          subscriptionConfirmMail(
+            t,
+            locale,
+            { ...signup, planId: plan.id, firstPeriodCents: firstPeriodCents(plan) },
+            confirmLink(token),
+          ),
+        alreadySubscribed: (address) => alreadySubscribedMail(t, locale, address, config.supportEmail),
+      },
       services.now(),
-      (address) => alreadySubscribedMail(t, locale, address, config.supportEmail),
     );
     services.mailQueued();
     reply.header("cache-control", "private, no-store");
@@ -263,13 +271,17 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     );
   });
 
-  /** What the shopper signed up for, as the form said: the same whether the address was new or not. */
+  /**
+   * What the shopper signed up for, as the form said, and where the link went: the same
+   * whether the address was new or not.
+   */
   const welcomeView = (signup: WelcomeCookie, plan: Plan, t: Translate, locale: Locale) => ({
     heading: t("subscription.welcome.heading", { name: signup.name }),
     message: t("subscription.welcome.message", {
       plan: t(`subscription.plans.${plan.id}.name`),
       email: signup.email,
     }),
+    linkValid: t("subscription.welcome.linkValid", { hours: signupLinkHours }),
     price: plan.offer
       ? t("subscription.welcome.offerPrice", {
           count: plan.offer.months,

@@ -12,6 +12,7 @@ import { analyticsEventsDaily } from "./migrations/0009-analytics-events-daily.t
 import { orderTransitions } from "./migrations/0010-order-transitions.ts";
 import { testPayments } from "./migrations/0011-test-payments.ts";
 import { orderPayments } from "./migrations/0012-order-payments.ts";
+import { subscriptionPayments } from "./migrations/0013-subscription-payments.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   "0010-order-transitions": orderTransitions,
   "0011-test-payments": testPayments,
   "0012-order-payments": orderPayments,
+  "0013-subscription-payments": subscriptionPayments,
 };
 
 /**

@@ -32,6 +32,8 @@ export interface RetentionRepository {
    * no order refers to. Answers how many went.
    */
   deleteEmptyProjects(before: Date): Promise<number>;
+  /** Deletes the built-in test provider's payments created before `before`. Answers how many went. */
+  deleteTestPayments(before: Date): Promise<number>;
 }
 
 /** The start of the UTC hour after the one `at` (ISO text) falls in. */
@@ -157,6 +159,14 @@ export function retentionRepository(db: Kysely<Schema>): RetentionRepository {
             ]),
           ),
         )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async deleteTestPayments(before) {
+      const result = await db
+        .deleteFrom("test_payments")
+        .where("created_at", "<", before.toISOString())
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },

@@ -222,7 +222,56 @@ export interface SubscriptionsTable {
   offer_months: number | null;
   password_hash: string;
   locale: string;
+  /** A SubscriptionStatus (server/domain/subscription-lifecycle.ts) */
+  status: Generated<string>;
+  /** The last day of the paid period (YYYY-MM-DD, the shop's calendar); null until paid */
+  paid_until: string | null;
+  /** When its address was confirmed: the unpaid-expiry window counts from here */
   created_at: string;
+}
+
+/** A sign-up waiting for its address to be confirmed through the mailed link (migration 0013). */
+export interface SubscriptionSignupsTable {
+  /** sha256 of the link's token, hex */
+  token_hash: string;
+  email: string;
+  email_key: string;
+  name: string;
+  plan_id: string;
+  monthly_cents: number;
+  offer_cents: number | null;
+  offer_months: number | null;
+  password_hash: string;
+  locale: string;
+  owner_id: string | null;
+  created_at: string;
+  used_at: string | null;
+  /** The subscription the link made or found, once used */
+  subscription_id: string | null;
+}
+
+export interface SubscriptionTransitionsTable {
+  id: Generated<number>;
+  subscription_id: string;
+  from_status: string;
+  to_status: string;
+  event: string;
+  payment_id: string | null;
+  at: string;
+}
+
+/** Each payment the shop started for a subscription's first period (migration 0013). */
+export interface SubscriptionPaymentsTable {
+  payment_id: string;
+  subscription_id: string;
+  provider: string;
+  attempt: number;
+  status: string;
+  amount_cents: number;
+  checkout_url: string;
+  failure_mailed_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface Schema {
@@ -242,4 +291,7 @@ export interface Schema {
   photo_projects: PhotoProjectsTable;
   uploads: UploadsTable;
   subscriptions: SubscriptionsTable;
+  subscription_signups: SubscriptionSignupsTable;
+  subscription_transitions: SubscriptionTransitionsTable;
+  subscription_payments: SubscriptionPaymentsTable;
 }

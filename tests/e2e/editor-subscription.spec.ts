@@ -5,6 +5,7 @@ import type { Page, TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
+import { mailTo, shopLink } from "./mailbox.ts";
 
 const bookPage = "/assortiment/fotoboeken/exclusief-fotoboek?orientatie=staand&formaat=21x30";
 
@@ -247,21 +248,73 @@ test.describe("Signing up for the photo subscription", () => {
     await page.getByLabel("Herhaal je wachtwoord").fill("Zomer aan zee 2026!");
   }
 
-  test("works with a plan chosen from its card, and says payment comes later", async ({
+  test("with a plan chosen from its card: confirms the address from the mail, pays the first month and is active", async ({
     page,
     situation,
   }) => {
+    const email = uniqueEmail("anna");
     await page.goto("/abonnement");
+    await expect(page.locator(".subscription__payment")).toContainText(
+      "Automatisch maandelijks betalen kan nog niet",
+    );
     await page.getByRole("link", { name: "Kies Premium" }).click();
     // The shopper sees the sign-up form, not the top of the plans (or the accordion's button).
     await expect(page.locator("#signup-title"), situation).toBeInViewport();
     await expect(page.getByLabel("Abonnement", { exact: true }), situation).toHaveValue("premium");
-    await fill(page, uniqueEmail("anna"));
+    await fill(page, email);
     await page.getByRole("button", { name: "Abonnement afsluiten" }).click();
     const welcome = page.locator(".subscription-welcome");
     await expect(welcome, situation).toContainText("Welkom, Anna de Vries!");
-    await expect(welcome).toContainText("Je abonnement Premium is aangemaakt");
-    await expect(welcome).toContainText("online betalen is nog niet mogelijk");
+    await expect(welcome).toContainText(`We hebben een e-mail gestuurd naar ${email}.`);
+
+    // The link in the mail: what was signed up for, and the button that confirms and pays.
+    const mail = await mailTo(email, "subscription-confirm");
+    await page.goto(shopLink(mail, /^\/abonnement\/bevestigen\//));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bevestig je fotoabonnement");
+    await expect(page.locator("main")).toContainText("Nu te betalen: € 4,99 voor de eerste maand.");
+    await page.getByRole("button", { name: "Bevestigen en betalen" }).click();
+    await expect(page, situation).toHaveURL(/\/testbetaling\/tp_[\w-]+$/);
+    await page.getByLabel("Betaald", { exact: true }).check();
+    await page.getByRole("button", { name: "Uitkomst bevestigen" }).click();
+
+    await expect(page, situation).toHaveURL(/\/abonnement\/status\/[\w-]{22}$/);
+    const status = page.locator('[data-island="payment-status"]');
+    await expect(status, situation).toContainText("Actief");
+    await expect(status).toContainText("Je betaling is ontvangen: je abonnement is actief.");
+    await expect(page.locator("main")).toContainText("Automatisch maandelijks betalen kan nog niet");
+    expect(await mailTo(email, "subscription-welcome")).toContain("Je fotoabonnement Premium is actief");
+  });
+
+  test("in German, with a payment that failed first, and every new page accessible @once", async ({
+    page,
+    situation,
+  }, testInfo) => {
+    const email = uniqueEmail("jonas");
+    await page.goto("/abo?tarif=plus");
+    await page.getByLabel("Name", { exact: true }).fill("Jonas Becker");
+    await page.getByLabel("E-Mail-Adresse").fill(email);
+    await page.getByLabel("Passwort wählen").fill("Sommer am Meer 2026!");
+    await page.getByLabel("Passwort wiederholen").fill("Sommer am Meer 2026!");
+    await page.getByRole("button", { name: "Abo abschließen" }).click();
+    await expect(page.locator(".subscription-welcome"), situation).toContainText(`an ${email} geschickt`);
+    await checkAxe(page, testInfo, `the page that asks to confirm the address ${situation}`);
+
+    await page.goto(shopLink(await mailTo(email, "subscription-confirm"), /^\/abo\/bestaetigen\//));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bestätigen Sie Ihr Foto-Abo");
+    await checkAxe(page, testInfo, `the sign-up link's page ${situation}`);
+    await page.getByRole("button", { name: "Bestätigen und bezahlen" }).click();
+    await page.getByLabel("Fehlgeschlagen", { exact: true }).check();
+    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
+    await expect(page, situation).toHaveURL(/\/abo\/status\/[\w-]{22}$/);
+    const status = page.locator('[data-island="payment-status"]');
+    await expect(status, situation).toContainText("Die Zahlung ist nicht gelungen");
+    await checkAxe(page, testInfo, `the subscription's page after a failed payment ${situation}`);
+
+    await page.getByRole("button", { name: "Erneut bezahlen" }).click();
+    await page.getByLabel("Bezahlt", { exact: true }).check();
+    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
+    await expect(status, situation).toContainText("Aktiv");
+    await checkAxe(page, testInfo, `the active subscription's page ${situation}`);
   });
 
   test("shows the password's strength, and never says whether an address already has a subscription @js-only", async ({

@@ -1,19 +1,10 @@
-import { createServer } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orderNumber } from "../../server/domain/order-number.ts";
 import { cartRepository } from "../../server/store/cart-repository.ts";
 import { type TestShop, testShop } from "../support/app.ts";
+import { freePort } from "../support/shop-process.ts";
 import { type Shopper, shopper, textOf } from "../support/shopper.ts";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 /**
  * A shop that listens, at the address it gives the payment provider: the built-in test

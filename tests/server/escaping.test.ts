@@ -1,9 +1,9 @@
-import { createServer } from "node:net";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
 import { multipart, type Part, photos } from "../support/photos.ts";
+import { freePort } from "../support/shop-process.ts";
 
 /**
  * What an attacker types into every form and query the shop shows back: markup, quotes that
@@ -66,15 +66,6 @@ function expectTextMail(
   expect(mail.html_body).toBeNull();
   for (const value of typed) expect(mail.text_body).toContain(value);
   for (const value of typed) expect(mail.subject).not.toContain(value);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 let shop: TestShop;
@@ -287,8 +278,13 @@ describe("the subscription sign-up", () => {
     expectEscaped(enhanced.body, [name], "welcome fragment");
 
     const [mail] = await outbox(email);
-    expect(mail?.kind).toBe("subscription-welcome");
+    expect(mail?.kind).toBe("subscription-confirm");
     expectTextMail(mail as NonNullable<typeof mail>, [name]);
+    // The link's page names the subscriber too.
+    const link = new URL(/http\S+\/abonnement\/bevestigen\/\S+/.exec(mail?.text_body ?? "")?.[0] ?? "");
+    const confirm = await browser.get(link.pathname);
+    expect(confirm.statusCode).toBe(200);
+    expectEscaped(confirm.body, [name], "sign-up link's page");
   });
 });
 

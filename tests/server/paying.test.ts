@@ -1,8 +1,8 @@
-import { createServer } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orderNumber } from "../../server/domain/order-number.ts";
 import { type TestShop, testShop } from "../support/app.ts";
+import { freePort } from "../support/shop-process.ts";
 import { type Shopper, shopper, textOf } from "../support/shopper.ts";
 
 /**
@@ -20,15 +20,6 @@ beforeAll(async () => {
   await shop.app.listen({ port, host: "127.0.0.1" });
 });
 afterAll(() => shop.close());
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 const paths = {
   nl: {

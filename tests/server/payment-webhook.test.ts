@@ -4,12 +4,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../server/app.ts";
 import { createI18n, loadMessages } from "../../server/i18n/index.ts";
 import { type OrderPayments, orderPayments } from "../../server/payments/order-payments.ts";
+import { subscriptionPayments } from "../../server/payments/subscription-payments.ts";
 import { type TestPaymentProvider, testPaymentProvider } from "../../server/payments/test-provider.ts";
 import { orderLifecycleRepository } from "../../server/store/order-lifecycle-repository.ts";
 import { orderRepository } from "../../server/store/order-repository.ts";
+import { subscriptionRepository } from "../../server/store/subscription-repository.ts";
 import { type TestShop, testShop } from "../support/app.ts";
 import { testDatabases } from "../support/databases.ts";
 import { orderRow } from "../support/orders.ts";
+import { confirmedSubscription } from "../support/subscriptions.ts";
 
 const webhookPath = "/api/betalingen/webhook";
 const i18n = createI18n(loadMessages(paths.locales), () => {});
@@ -185,5 +188,52 @@ describe.each(testDatabases())("the payment webhook on $name", (target) => {
 
     expect(answer.statusCode).toBe(200);
     expect(answer.headers["set-cookie"]).toBeUndefined();
+  });
+
+  describe("for a subscription's first period", () => {
+    /** A confirmed subscription waiting for payment, and its payment started by the shop's own module. */
+    async function startSubscriptionPayment(email: string) {
+      const waiting = await confirmedSubscription(shop.database.db, { email });
+      const started = await subscriptionPayments({
+        db: shop.database.db,
+        provider,
+        subscriptions: subscriptionRepository(shop.database.db),
+        i18n,
+        log: shop.app.log,
+        now: () => new Date(),
+      }).start(waiting.id, { origin });
+      if (started.kind !== "started") throw new Error(`not started: ${started.kind}`);
+      return { id: waiting.id, paymentId: started.checkoutUrl.split("/").pop() as string };
+    }
+
+    it("50 identical calls at once: one transition and one welcome mail", async () => {
+      const { id, paymentId } = await startSubscriptionPayment("fifty@example.test");
+      await shop.database.db
+        .updateTable("test_payments")
+        .set({ status: "paid" })
+        .where("id", "=", paymentId)
+        .execute();
+      const before = (await mails()).length;
+
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () => post(new URLSearchParams({ id: paymentId }).toString())),
+      );
+
+      expect(answers.map((a) => a.statusCode)).toEqual(Array.from({ length: 50 }, () => 200));
+      expect(await subscriptionRepository(shop.database.db).transitionsOf(id)).toHaveLength(1);
+      expect((await mails()).slice(before).map((m) => m.kind)).toEqual(["subscription-welcome"]);
+      expect((await subscriptionRepository(shop.database.db).get(id))?.status).toBe("active");
+      expect(warnings()).toEqual([]);
+    });
+
+    it("a failed payment, replayed, mails once and leaves it waiting", async () => {
+      const { id, paymentId } = await startSubscriptionPayment("failed@example.test");
+      const before = (await mails()).length;
+      await provider.settle(paymentId, "failed");
+      await post(`id=${paymentId}`);
+      await post(`id=${paymentId}`);
+      expect((await mails()).slice(before).map((m) => m.kind)).toEqual(["subscription-payment-failed"]);
+      expect((await subscriptionRepository(shop.database.db).get(id))?.status).toBe("awaiting_payment");
+    });
   });
 });

@@ -70,11 +70,15 @@ describe("the subscription page", () => {
     expect(html).toContain("Meest gekozen");
   });
 
-  it("says that payment is not possible yet", async () => {
+  it("says the first month is paid online, and plainly that monthly payments do not exist yet", async () => {
     const res = await shop.app.inject({ url: "/abonnement" });
-    expect(res.body).toContain("online betalen is nog niet mogelijk");
+    expect(res.body).not.toContain("nog niet mogelijk");
+    expect(res.body).toContain("Je betaalt de eerste maand meteen online");
+    expect(res.body).toContain("Automatisch maandelijks betalen kan nog niet");
     const de = await shop.app.inject({ url: "/abo" });
-    expect(de.body).toContain("Online bezahlen ist noch nicht möglich");
+    expect(de.body).not.toContain("noch nicht möglich");
+    expect(de.body).toContain("Den ersten Monat bezahlen Sie gleich online");
+    expect(de.body).toContain("Automatische monatliche Zahlungen gibt es noch nicht");
   });
 
   it("explains terms with tooltips, and opens explanations in modals whose links lead to pages", async () => {
@@ -137,7 +141,7 @@ describe("the subscription page", () => {
 });
 
 describe("signing up", () => {
-  it("stores the subscription with a scrypt hash, queues the welcome mail and welcomes the shopper", async () => {
+  it("keeps the sign-up with a scrypt hash, mails the link that confirms it and tells the shopper to look for it", async () => {
     const browser = new BrowserSession(shop.app);
     await browser.get("/abonnement?abonnement=premium");
     const res = await signup(browser, { plan: "premium", email: "Bea@Example.nl" });
@@ -145,11 +149,23 @@ describe("signing up", () => {
     expect(res.headers.location).toBe("/abonnement/welkom");
     const welcome = plain((await browser.follow(res)).body);
     expect(welcome).toContain("Welkom, Anna de Vries!");
-    expect(welcome).toContain("Je abonnement Premium is aangemaakt voor Bea@Example.nl.");
-    expect(welcome).toContain("De eerste 3 maanden betaal je € 4,99 per maand, daarna € 9,99 per maand.");
+    expect(welcome).toContain(
+      "We hebben een e-mail gestuurd naar Bea@Example.nl. Open de link daarin om je e-mailadres te bevestigen en de eerste maand van je abonnement Premium te betalen.",
+    );
+    expect(welcome).toContain("De link werkt 24 uur.");
+    expect(welcome).toContain(
+      "De eerste 3 maanden kost je abonnement € 4,99 per maand, daarna € 9,99 per maand.",
+    );
 
-    const row = await shop.database.db
+    // Nothing is a subscription until the address is confirmed.
+    const subscriptions = await shop.database.db
       .selectFrom("subscriptions")
+      .selectAll()
+      .where("email_key", "=", "bea@example.nl")
+      .execute();
+    expect(subscriptions).toEqual([]);
+    const row = await shop.database.db
+      .selectFrom("subscription_signups")
       .selectAll()
       .where("email_key", "=", "bea@example.nl")
       .executeTakeFirstOrThrow();
@@ -162,8 +178,10 @@ describe("signing up", () => {
       .selectAll()
       .where("to_address", "=", "Bea@Example.nl")
       .executeTakeFirstOrThrow();
-    expect(mail.kind).toBe("subscription-welcome");
-    expect(mail.text_body).toContain("je betaalt nu niets");
+    expect(mail.kind).toBe("subscription-confirm");
+    expect(mail.subject).toBe("Bevestig je aanmelding voor het fotoabonnement");
+    expect(mail.text_body).toContain("Daarna betaal je de eerste maand (€\u00a04,99) online");
+    expect(mail.text_body).toMatch(/http:\/\/localhost(:\d+)?\/abonnement\/bevestigen\/[\w-]{43}\n/);
   });
 
   it("preselects the plan a 'choose' link names", async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cartRepository } from "../../../server/store/cart-repository.ts";
 import { photoProjectRepository } from "../../../server/store/photo-project-repository.ts";
-import { subscriptionRepository } from "../../../server/store/subscription-repository.ts";
 import { uploadRepository } from "../../../server/store/upload-repository.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
 import { orderRow } from "../../support/orders.ts";
@@ -16,7 +15,7 @@ const photo = (ownerId: string, name: string) => ({
   bytes: 5000,
 });
 
-describe.each(testDatabases())("photo projects, uploads and subscriptions on $name", (target) => {
+describe.each(testDatabases())("photo projects and uploads on $name", (target) => {
   const open = databasePerTest(target);
 
   it("keeps a project with its photos in upload order, for its owner only", async () => {
@@ -173,35 +172,5 @@ describe.each(testDatabases())("photo projects, uploads and subscriptions on $na
       Array.from({ length: 20 }, () => carts.add(cart, { ...book, projectId: project.id }, 1)),
     );
     expect(await carts.lines(cart)).toEqual([{ ...book, quantity: 20, projectId: project.id }]);
-  });
-
-  it("stores one subscription per address with its welcome mail, and refuses a second one", async () => {
-    const { db } = await open();
-    const subscriptions = subscriptionRepository(db);
-    const entry = {
-      ownerId: "owner-a",
-      name: "Anna",
-      email: "Anna@Example.nl",
-      planId: "plus",
-      monthlyCents: 599,
-      offer: { monthlyCents: 299, months: 3 },
-      passwordHash: "scrypt$15$8$1$salt$hash",
-      locale: "nl",
-    };
-    const mail = {
-      kind: "subscription-welcome",
-      locale: "nl" as const,
-      to: "Anna@Example.nl",
-      subject: "Welkom",
-      text: "Hallo",
-    };
-    const created = await subscriptions.create(entry, mail);
-    expect(created?.id).toMatch(/^[\w-]{22}$/);
-    expect((await subscriptions.findByEmail(" anna@example.NL "))?.id).toBe(created?.id);
-    expect(await subscriptions.create({ ...entry, email: "ANNA@example.nl" }, mail)).toBeUndefined();
-    const outbox = await db.selectFrom("outbox").selectAll().execute();
-    expect(outbox).toHaveLength(1);
-    expect((await subscriptions.latestForOwner("owner-a"))?.offer).toEqual({ monthlyCents: 299, months: 3 });
-    expect(await subscriptions.latestForOwner("owner-b")).toBeUndefined();
   });
 });

@@ -3,19 +3,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
+import { paths } from "../../../server/app.ts";
 import type { Retention } from "../../../server/config.ts";
 import type { AnalyticsEventName } from "../../../server/domain/analytics-catalogue.ts";
 import type { AnalyticsEvent } from "../../../server/domain/analytics-event.ts";
-import { type CleanUpDeps, runCleanUp } from "../../../server/jobs/clean-up.ts";
+import { createI18n, loadMessages } from "../../../server/i18n/index.ts";
+import { type CleanUpDeps, runCleanUp, testPaymentDays } from "../../../server/jobs/clean-up.ts";
+import { queueSubscriptionExpiredMail } from "../../../server/payments/subscription-payments.ts";
+import { testPaymentProvider } from "../../../server/payments/test-provider.ts";
 import { analyticsRepository } from "../../../server/store/analytics-repository.ts";
 import { cartRepository } from "../../../server/store/cart-repository.ts";
 import { type Database, openDatabase } from "../../../server/store/database.ts";
 import { photoProjectRepository } from "../../../server/store/photo-project-repository.ts";
 import { randomId } from "../../../server/store/random-id.ts";
+import { subscriptionRepository } from "../../../server/store/subscription-repository.ts";
 import { uploadRepository } from "../../../server/store/upload-repository.ts";
 import { diskPhotoStorage, type PhotoStorage, storageKeys } from "../../../server/uploads/photo-storage.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
 import { orderRow } from "../../support/orders.ts";
+import { confirmedSubscription } from "../../support/subscriptions.ts";
 
 const now = new Date("2026-11-25T12:00:00Z");
 const dayMs = 86_400_000;
@@ -376,6 +382,89 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
     expect(await uploadIds(database)).toEqual([]);
   });
 
+  it(`deletes the test provider's payments a second past ${testPaymentDays} days, and keeps younger ones`, async () => {
+    const database = await open();
+    const provider = testPaymentProvider({
+      db: database.db,
+      checkoutUrl: (id) => id,
+      log: { warn: () => {} },
+    });
+    const create = async (key: string, at: Date) => {
+      const { id } = await provider.createPayment({
+        amountCents: 4999,
+        description: "Bestelling FH-100001",
+        locale: "nl",
+        redirectUrl: "http://shop.test/bestelling/FH-100001",
+        webhookUrl: "http://shop.test/api/betalingen/webhook",
+        idempotencyKey: key,
+      });
+      await database.db
+        .updateTable("test_payments")
+        .set({ created_at: at.toISOString() })
+        .where("id", "=", id)
+        .execute();
+      return id;
+    };
+    const old = await create("old", justOlder(testPaymentDays));
+    const young = await create("young", justYounger(testPaymentDays));
+
+    const result = await cleanUp(database, diskStorage());
+    expect(result.counts.testPayments).toBe(1);
+    expect(await provider.getPayment(old)).toBeUndefined();
+    expect((await provider.getPayment(young))?.status).toBe("open");
+  });
+
+  it("expires a subscription unpaid a day after its confirmation, with one mail, and removes sign-up links past their day", async () => {
+    const database = await open();
+    const subscriptions = subscriptionRepository(database.db);
+    const overdue = await confirmedSubscription(database.db, { email: "overdue@example.test", name: "Olga" });
+    const recent = await confirmedSubscription(database.db, { email: "recent@example.test" });
+    const confirmedAt = (id: string, at: Date) =>
+      database.db
+        .updateTable("subscriptions")
+        .set({ created_at: at.toISOString() })
+        .where("id", "=", id)
+        .execute();
+    await confirmedAt(overdue.id, new Date(now.getTime() - dayMs - 1000));
+    await confirmedAt(recent.id, new Date(now.getTime() - dayMs + 1000));
+    await database.db
+      .updateTable("subscription_signups")
+      .set({ created_at: justOlder(1).toISOString() })
+      .execute();
+    let queued = 0;
+
+    const run = () =>
+      runCleanUp({
+        database,
+        photoStorage: diskStorage(),
+        retention: defaults,
+        log: quietLog().log,
+        now: () => now,
+        onSubscriptionExpired: queueSubscriptionExpiredMail(
+          createI18n(loadMessages(paths.locales), () => {}),
+        ),
+        mailQueued: () => {
+          queued++;
+        },
+      });
+    const result = await run();
+    expect(result.counts).toMatchObject({ unpaidSubscriptions: 1, subscriptionSignups: 2 });
+    expect((await subscriptions.get(overdue.id))?.status).toBe("expired");
+    expect((await subscriptions.get(recent.id))?.status).toBe("awaiting_payment");
+    const mails = await database.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("kind", "=", "subscription-expired")
+      .execute();
+    expect(mails.map((m) => [m.to_address, m.subject])).toEqual([
+      ["overdue@example.test", "Je aanmelding voor het fotoabonnement is vervallen"],
+    ]);
+    expect(mails[0]?.text_body).toContain("Hallo Olga,");
+    expect(queued).toBe(1);
+    // The next run finds nothing more to do.
+    expect((await run()).counts).toMatchObject({ unpaidSubscriptions: 0, subscriptionSignups: 0 });
+  });
+
   it("counts nothing twice when two runs start at once", async () => {
     const database = await open();
     const expected = await analyticsHistory(database);
@@ -434,6 +523,9 @@ describe.each(testDatabases().filter((t) => t.name === "postgres"))(
           stagedUploads: 0,
           analyticsEvents: 0,
           unpaidOrders: 0,
+          unpaidSubscriptions: 0,
+          subscriptionSignups: 0,
+          testPayments: 0,
         },
         failed: [],
       });

@@ -1,0 +1,218 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { PaymentState } from "../../islands/payment-status/contract.ts";
+import { formatPrice } from "../domain/money.ts";
+import { type SubscriptionStatus, subscriptionAwaitsPayment } from "../domain/subscription-lifecycle.ts";
+import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { Services } from "../http/services.ts";
+import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
+import type { Locale } from "../i18n/locales.ts";
+import type { Translate } from "../i18n/translate.ts";
+import { mailDate } from "../mail/order-confirmation.ts";
+import type { PaymentStatus } from "../payments/provider.ts";
+import { isRandomId } from "../store/random-id.ts";
+import { firstPeriodCents, type Subscription, signupLinkHours } from "../store/subscription-repository.ts";
+import { chosenMethod, methodsFor, payAndGo, paymentProgress, takePaymentNotice } from "./paying.ts";
+
+/** What the subscription costs a month, with its offer while there is one. */
+export function priceText(
+  t: Translate,
+  subscription: Pick<Subscription, "monthlyCents" | "offer">,
+  locale: Locale,
+): string {
+  const { offer, monthlyCents } = subscription;
+  return offer
+    ? t("subscription.welcome.offerPrice", {
+        count: offer.months,
+        price: formatPrice(offer.monthlyCents, locale),
+        regular: formatPrice(monthlyCents, locale),
+      })
+    : t("subscription.welcome.price", { price: formatPrice(monthlyCents, locale) });
+}
+
+/** Where a subscription stands with paying its first period. */
+export function subscriptionPaymentState(
+  status: SubscriptionStatus,
+  payment: { status: PaymentStatus } | undefined,
+): PaymentState {
+  if (status === "active") return "paid";
+  if (status === "expired") return "expired";
+  return paymentProgress(payment);
+}
+
+/**
+ * The sign-up link's page and the subscription's own page:
+ * - the link (`/abonnement/bevestigen/<token>`) shows what was signed up for; its button
+ *   confirms the address, which makes the subscription, and goes on to pay the first period.
+ *   Opening the link changes nothing (mail scanners open links too); only the button does.
+ * - the subscription's page (`/abonnement/status/<id>`) is where the provider sends the
+ *   subscriber back. Like the order page it asks the provider before it says anything about
+ *   paying, offers to pay again while the subscription waits, and is shown only to the
+ *   browser that confirmed it (its shopper cookie); to anyone else it does not exist.
+ */
+export function subscriptionPaymentRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+  const { i18n, subscriptions, subscriptionPayments } = services;
+  const statusPath = (locale: Locale, id: string) =>
+    i18n.routes.pathFor("subscriptionStatus", locale, { subscription: id });
+
+  const linkProblem = (request: FastifyRequest, reply: FastifyReply, status: 404 | 410) => {
+    const t = i18n.t[request.locale];
+    reply.header("cache-control", "private, no-store");
+    return reply.page(
+      "pages/subscription-link",
+      {
+        title: t("subscription.confirm.invalidTitle"),
+        heading: t("subscription.confirm.invalidTitle"),
+        message: t("subscription.confirm.invalid", { hours: signupLinkHours }),
+        signupAgain: true,
+      },
+      { status, noindex: true },
+    );
+  };
+
+  const alreadyActive = (request: FastifyRequest, reply: FastifyReply, subscription: Subscription) => {
+    const t = i18n.t[request.locale];
+    reply.header("cache-control", "private, no-store");
+    return reply.page(
+      "pages/subscription-link",
+      {
+        title: t("subscription.confirm.alreadyActiveTitle"),
+        heading: t("subscription.confirm.alreadyActiveTitle"),
+        message: t("subscription.confirm.alreadyActive", { email: subscription.email }),
+        signupAgain: false,
+      },
+      { noindex: true },
+    );
+  };
+
+  /** The subscription this browser confirmed, by the id in the address; else undefined. */
+  const ownSubscription = async (request: FastifyRequest, id: string) => {
+    const owner = readShopperId(request);
+    if (!owner || !isRandomId(id)) return undefined;
+    const subscription = await subscriptions.get(id);
+    return subscription?.ownerId === owner ? subscription : undefined;
+  };
+
+  const pay = (request: FastifyRequest, reply: FastifyReply, subscription: Subscription, method?: string) =>
+    payAndGo(
+      services,
+      request,
+      reply,
+      (options) => subscriptionPayments.start(subscription.id, options),
+      statusPath(request.locale, subscription.id),
+      method,
+    );
+
+  localizedRoute(app, i18n.routes, live, "subscriptionConfirm", "GET", async (request, reply) => {
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const { token } = request.params as { token: string };
+    const link = await subscriptions.signupLink(token, services.now());
+    if (link.state === "unknown") return linkProblem(request, reply, 404);
+    if (link.state === "used") {
+      // The browser that used it goes on to its subscription; to anyone else it is spent.
+      const own = await ownSubscription(request, link.subscriptionId);
+      return own ? reply.redirect(statusPath(locale, own.id), 303) : linkProblem(request, reply, 410);
+    }
+    if (link.state === "expired") return linkProblem(request, reply, 410);
+    const { signup } = link;
+    reply.header("cache-control", "private, no-store");
+    return reply.page(
+      "pages/subscription-confirm",
+      {
+        title: t("subscription.confirm.title"),
+        confirm: {
+          action: i18n.routes.pathFor("subscriptionConfirm", locale, { token }),
+          summary: t("subscription.confirm.summary", {
+            plan: t(`subscription.plans.${signup.planId}.name`),
+            name: signup.name,
+            email: signup.email,
+          }),
+          firstPeriod: t("subscription.confirm.firstPeriod", {
+            price: formatPrice(firstPeriodCents(signup), locale),
+          }),
+        },
+      },
+      // The token is in the address: neither it nor the page goes to a search engine or a referrer.
+      { noindex: true },
+    );
+  });
+
+  localizedRoute(app, i18n.routes, live, "subscriptionConfirm", "POST", async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const owner = ensureShopperId(request, reply);
+    const result = await subscriptions.confirmSignup(token, owner, services.now());
+    switch (result.kind) {
+      case "unknown":
+        return linkProblem(request, reply, 404);
+      case "expired":
+        return linkProblem(request, reply, 410);
+      case "already-active":
+        return alreadyActive(request, reply, result.subscription);
+      case "used": {
+        // A second click, or a reload of the post: the same subscription, at most one open payment.
+        const own = await ownSubscription(request, result.subscriptionId);
+        return own ? pay(request, reply, own) : linkProblem(request, reply, 410);
+      }
+      case "confirmed":
+        return pay(request, reply, result.subscription);
+    }
+  });
+
+  localizedRoute(app, i18n.routes, live, "subscriptionStatus", "GET", async (request, reply) => {
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const { subscription: id } = request.params as { subscription: string };
+    let subscription = await ownSubscription(request, id);
+    if (!subscription) return reply.callNotFound();
+    const notice = takePaymentNotice(request, reply);
+    let payment: { status: PaymentStatus } | undefined;
+    try {
+      payment = await subscriptionPayments.latest(subscription.id);
+    } catch (err) {
+      request.log.warn({ err, subscription: subscription.id }, "payment status could not be fetched");
+    }
+    // Asking may just have applied the payment: the status shown is the one after it.
+    if (payment) subscription = (await subscriptions.get(subscription.id)) ?? subscription;
+    const amountCents = firstPeriodCents(subscription);
+    const awaiting = subscriptionAwaitsPayment(subscription.status);
+    const methods = awaiting ? await methodsFor(services, request, amountCents, locale) : [];
+    const planName = t(`subscription.plans.${subscription.planId}.name`);
+    reply.header("cache-control", "private, no-store");
+    return reply.page(
+      "pages/subscription-status",
+      {
+        title: t("subscriptionPayment.title"),
+        heading: t("subscriptionPayment.heading", { plan: planName }),
+        price: priceText(t, subscription, locale),
+        expired: subscription.status === "expired",
+        paymentStatus: {
+          url: statusPath(locale, subscription.id),
+          texts: "subscriptionPayment",
+          state: subscriptionPaymentState(subscription.status, payment),
+          orderStatus: subscription.status,
+          amountCents,
+          email: subscription.email,
+          ...(notice ? { notice } : {}),
+          methods,
+          ...(subscription.paidUntil
+            ? {
+                paidNote: t("subscriptionPayment.paidUntil", {
+                  date: mailDate(subscription.paidUntil, locale),
+                }),
+              }
+            : {}),
+        },
+      },
+      { noindex: true, fragment: "partials/payment-status" },
+    );
+  });
+
+  // "Betaal opnieuw": a new payment for the first period (or its open one), with the chosen method.
+  localizedRoute(app, i18n.routes, live, "subscriptionStatus", "POST", async (request, reply) => {
+    const { subscription: id } = request.params as { subscription: string };
+    const subscription = await ownSubscription(request, id);
+    if (!subscription) return reply.callNotFound();
+    const method = await chosenMethod(services, request, firstPeriodCents(subscription));
+    return pay(request, reply, subscription, method);
+  });
+}

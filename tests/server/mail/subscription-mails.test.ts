@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { paths } from "../../../server/app.ts";
+import { createI18n, loadMessages } from "../../../server/i18n/index.ts";
+import {
+  alreadySubscribedMail,
+  subscriptionActiveMail,
+  subscriptionConfirmMail,
+  subscriptionExpiredMail,
+  subscriptionPaymentFailedMail,
+} from "../../../server/mail/subscription-mails.ts";
+
+const missing: string[] = [];
+const i18n = createI18n(loadMessages(paths.locales), (key, locale) => missing.push(`${locale}:${key}`));
+
+const subscriber = {
+  nl: { name: "Anna", email: "anna@example.nl", locale: "nl", planId: "premium", paidUntil: "2026-12-27" },
+  de: { name: "Anja", email: "anja@example.de", locale: "de", planId: "premium", paidUntil: "2026-12-27" },
+} as const;
+
+const expected = {
+  nl: {
+    confirm: [
+      "Bevestig je aanmelding voor het fotoabonnement",
+      "Hallo Anna,",
+      "Premium",
+      "€\u00a04,99",
+      "24 uur",
+    ],
+    active: [
+      "Je fotoabonnement Premium is actief",
+      "€\u00a04,99",
+      "zondag 27 december 2026",
+      "niet vanzelf door",
+    ],
+    failed: ["Je betaling voor het fotoabonnement is niet gelukt", "niets afgeschreven", "24 uur"],
+    expired: ["Je aanmelding voor het fotoabonnement is vervallen", "24 uur", "niets afgeschreven"],
+  },
+  de: {
+    confirm: [
+      "Bestätigen Sie Ihre Anmeldung zum Foto-Abo",
+      "Guten Tag Anja,",
+      "Premium",
+      "4,99\u00a0€",
+      "24 Stunden",
+    ],
+    active: [
+      "Ihr Foto-Abo Premium ist aktiv",
+      "4,99\u00a0€",
+      "Sonntag, 27. Dezember 2026",
+      "nicht von selbst",
+    ],
+    failed: ["Ihre Zahlung für das Foto-Abo ist nicht gelungen", "nichts abgebucht", "24 Stunden"],
+    expired: ["Ihre Anmeldung zum Foto-Abo ist verfallen", "24 Stunden", "nichts abgebucht"],
+  },
+};
+
+describe.each(["nl", "de"] as const)("the subscription's mails in %s", (lang) => {
+  const t = i18n.t[lang];
+  const who = subscriber[lang];
+  const all = (mail: { subject: string; text: string }) => `${mail.subject}\n${mail.text}`;
+
+  it("the link to confirm names the plan, the first month's price and how long it works", () => {
+    const mail = subscriptionConfirmMail(
+      t,
+      lang,
+      { ...who, firstPeriodCents: 499 },
+      "https://shop.test/l/abc",
+    );
+    expect(mail).toMatchObject({ kind: "subscription-confirm", locale: lang, to: who.email });
+    for (const text of expected[lang].confirm) expect(all(mail)).toContain(text);
+    expect(mail.text).toContain("\nhttps://shop.test/l/abc\n");
+  });
+
+  it("once paid, the welcome names the amount, the last paid day, and that it does not renew by itself", () => {
+    const mail = subscriptionActiveMail(t, who, 499);
+    expect(mail).toMatchObject({ kind: "subscription-welcome", to: who.email });
+    for (const text of expected[lang].active) expect(all(mail)).toContain(text);
+  });
+
+  it("a failed payment leads back to the subscription's page; an expired sign-up says nothing was taken", () => {
+    const failed = subscriptionPaymentFailedMail(t, who, 499, "https://shop.test/s/1");
+    for (const text of expected[lang].failed) expect(all(failed)).toContain(text);
+    expect(failed.text).toContain("\nhttps://shop.test/s/1\n");
+    const expired = subscriptionExpiredMail(t, who);
+    expect(expired.kind).toBe("subscription-expired");
+    for (const text of expected[lang].expired) expect(all(expired)).toContain(text);
+  });
+
+  it("the mail for an address that already has one repeats nothing a stranger typed", () => {
+    const mail = alreadySubscribedMail(t, lang, who.email, "hulp@shop.test");
+    expect(mail.replyTo).toBe("hulp@shop.test");
+    expect(mail.text).not.toContain(who.name);
+  });
+
+  it("has every text it uses", () => {
+    expect(missing).toEqual([]);
+  });
+});
