@@ -62,6 +62,11 @@ export function mount(element: HTMLElement): () => void {
     element.dataset.props = next.dataset.props ?? "";
     if (!changed) return;
     if (next.dataset.state) element.dataset.state = next.dataset.state;
+    // The heading's id names the state: the section's label and look follow it.
+    for (const name of ["class", "aria-labelledby"]) {
+      const value = next.getAttribute(name);
+      if (value !== null) element.setAttribute(name, value);
+    }
     element.replaceChildren(...next.childNodes);
     announcer.textContent = element.querySelector(messageSelector)?.textContent?.trim() ?? "";
   }

@@ -22,12 +22,14 @@ const journeys = [
     testPage: /\/testbetaling\/tp_[\w-]+$/,
     testTitle: "Testbetaling",
     banner: "Dit is een testbetaling",
-    outcomes: { paid: "Betaald", failed: "Mislukt", canceled: "Geannuleerd" },
+    outcomes: { paid: "Betaald", failed: "Mislukt", canceled: "Geannuleerd", open: "Open laten" },
     confirm: "Uitkomst bevestigen",
     orderPage: /\/bestelling\/\d{6,}$/,
     paid: "Betaald",
     awaiting: "Wacht op betaling",
     failed: "De betaling is niet gelukt",
+    open: "We hebben je betaling nog niet ontvangen",
+    received: "Je betaling is ontvangen",
     method: "Creditcard (test)",
     payAgain: "Betaal opnieuw",
   },
@@ -49,12 +51,14 @@ const journeys = [
     testPage: /\/testzahlung\/tp_[\w-]+$/,
     testTitle: "Testzahlung",
     banner: "Dies ist eine Testzahlung",
-    outcomes: { paid: "Bezahlt", failed: "Fehlgeschlagen", canceled: "Abgebrochen" },
+    outcomes: { paid: "Bezahlt", failed: "Fehlgeschlagen", canceled: "Abgebrochen", open: "Offen lassen" },
     confirm: "Ergebnis bestätigen",
     orderPage: /\/bestellung\/\d{6,}$/,
     paid: "Bezahlt",
     awaiting: "Zahlung ausstehend",
     failed: "Die Zahlung ist nicht gelungen",
+    open: "Ihre Zahlung ist noch nicht bei uns eingegangen",
+    received: "Ihre Zahlung ist eingegangen",
     method: "Kreditkarte (Test)",
     payAgain: "Erneut bezahlen",
   },
@@ -63,7 +67,7 @@ const journeys = [
 type Journey = (typeof journeys)[number];
 
 /** A photo book in the cart, the address given, the order placed: the test payment page is open. */
-async function placeOrder(page: Page, j: Journey, situation: string) {
+async function placeOrder(page: Page, j: Journey, situation: string): Promise<string> {
   await page.goto(j.product);
   await page.getByRole("button", { name: j.addToCart, exact: true }).click();
   // With JavaScript the book is added in place: the header's count says when it is in.
@@ -75,6 +79,7 @@ async function placeOrder(page: Page, j: Journey, situation: string) {
   await page.getByRole("button", { name: j.submitAddress }).click();
   await page.getByRole("button", { name: j.place }).click();
   await expect(page, situation).toHaveURL(j.testPage);
+  return page.url();
 }
 
 /** On the test payment page, marked as a test everywhere: chooses the outcome, lands on the order page. */
@@ -115,6 +120,32 @@ for (const j of journeys) {
       await expect(page, situation).toHaveURL(j.testPage);
       await decide(page, j, "paid", situation);
       await expect(status(page), situation).toContainText(j.paid);
+    });
+
+    test(`leaves the payment open, and the order page shows it paid once it is, without a reload, in ${j.language} @js-only @once`, async ({
+      page,
+      context,
+      situation,
+    }) => {
+      const testPage = await placeOrder(page, j, situation);
+      await decide(page, j, "open", situation);
+      await expect(status(page), situation).toContainText(j.open);
+      // A mark on this very document: a reload would lose it.
+      await page.evaluate(() => document.documentElement.setAttribute("data-journey-mark", "kept"));
+      // The provider decides later, as a bank app does in another window: the shop hears it
+      // through its webhook, and the open page asks again (1 s, 2 s, 4 s …) until it knows.
+      const bank = await context.newPage();
+      await bank.goto(testPage);
+      await decide(bank, j, "paid", situation);
+      await bank.close();
+      await expect(status(page), situation).toContainText(j.paid, { timeout: 15_000 });
+      // Said politely to screen readers, on the same document.
+      await expect(page.getByRole("status").filter({ hasText: j.received })).toHaveCount(1);
+      await expect(page.locator("html"), "the page was not reloaded").toHaveAttribute(
+        "data-journey-mark",
+        "kept",
+      );
+      await expect(page.getByRole("button", { name: j.payAgain })).toHaveCount(0);
     });
 
     test(`cancels, and may pay again, in ${j.language} @once`, async ({ page, situation }) => {

@@ -101,6 +101,10 @@ describe("the payment-status island", () => {
     expect(part.dataset.state).toBe("paid");
     expect(part.textContent).toContain("Betaald");
     expect(screen.queryByRole("button", { name: "Betaal opnieuw" })).toBeNull();
+    // Still named by its heading, whose id follows the state, and styled as paid.
+    const label = part.getAttribute("aria-labelledby") ?? "";
+    expect(document.getElementById(label)?.textContent).toBe("Betaling");
+    expect(part.classList.contains("payment-status--paid")).toBe(true);
     const status = screen.getByRole("status");
     expect(status.getAttribute("aria-live")).toBe("polite");
     expect(status.textContent).toBe(part.querySelector("[data-payment-status-message]")?.textContent?.trim());
