@@ -8,6 +8,7 @@ import fastifyView from "@fastify/view";
 import { Eta } from "eta";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { contracts } from "../islands/contracts.ts";
+import { signInBackOffFor } from "./accounts/sign-in-back-off.ts";
 import { type Config, projectRoot } from "./config.ts";
 import type { Catalogue } from "./domain/catalogue.ts";
 import { deliveryTimes } from "./domain/delivery-overview.ts";
@@ -28,6 +29,7 @@ import { readyAnswers } from "./http/ready-answers.ts";
 import { applyMethodOverride, registerSecurity } from "./http/security.ts";
 import type { Services } from "./http/services.ts";
 import { sharedCounters } from "./http/shared-counters.ts";
+import { registerSignedIn } from "./http/signed-in.ts";
 import { registerCartErrorPage } from "./http/store-errors.ts";
 import { checkPartials, type TemplateErrorMode } from "./http/template-contracts.ts";
 import { trustProxyOption } from "./http/trusted-proxies.ts";
@@ -36,6 +38,12 @@ import { scheduleCleanUp } from "./jobs/clean-up.ts";
 import { paymentProvider } from "./payments/index.ts";
 import { orderPayments, queueOrderExpiredMail } from "./payments/order-payments.ts";
 import { queueSubscriptionExpiredMail, subscriptionPayments } from "./payments/subscription-payments.ts";
+import { accountRoutes } from "./routes/account.ts";
+import { accountAddressesRoutes } from "./routes/account-addresses.ts";
+import { accountCreateRoutes } from "./routes/account-create.ts";
+import { accountOrdersRoutes } from "./routes/account-orders.ts";
+import { accountPhotosRoutes } from "./routes/account-photos.ts";
+import { accountSubscriptionRoutes } from "./routes/account-subscription.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { cartAddressRoutes } from "./routes/cart-address.ts";
@@ -51,14 +59,18 @@ import { homeRoutes } from "./routes/home.ts";
 import { orderConfirmationRoutes } from "./routes/order-confirmation.ts";
 import { patternRoutes } from "./routes/patterns.ts";
 import { paymentWebhookRoutes } from "./routes/payment-webhook.ts";
+import { privacyRoutes } from "./routes/privacy.ts";
 import { productRoutes } from "./routes/product.ts";
 import { remoteCheckRoutes } from "./routes/remote-checks.ts";
 import { searchRoutes } from "./routes/search.ts";
+import { signInRoutes } from "./routes/sign-in.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { subscriptionPaymentRoutes } from "./routes/subscription-payment.ts";
 import { testPaymentRoutes } from "./routes/test-payment.ts";
 import { uploadRoutes } from "./routes/uploads.ts";
 import { viewerFrameRoutes } from "./routes/viewer-frames.ts";
+import { accountRepository } from "./store/account-repository.ts";
+import { addressBookRepository } from "./store/address-book-repository.ts";
 import { analyticsRepository } from "./store/analytics-repository.ts";
 import { cartRepository } from "./store/cart-repository.ts";
 import { contactRepository } from "./store/contact-repository.ts";
@@ -66,6 +78,8 @@ import type { Database } from "./store/database.ts";
 import { orderLifecycleRepository } from "./store/order-lifecycle-repository.ts";
 import { orderRepository } from "./store/order-repository.ts";
 import { photoProjectRepository } from "./store/photo-project-repository.ts";
+import { sessionRepository } from "./store/session-repository.ts";
+import { signupRepository } from "./store/signup-repository.ts";
 import { subscriptionRepository } from "./store/subscription-repository.ts";
 import { uploadRepository } from "./store/upload-repository.ts";
 import { decodeQueue } from "./uploads/decode-queue.ts";
@@ -89,6 +103,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Called after mail was queued: the mail sender's wake(). Without it, mail waits for the next poll. */
   mailQueued?: () => void;
+  /** How the shop waits before a slowed answer (sign-in back-off); tests count the waits instead. */
+  sleep?: (ms: number) => Promise<void>;
   /** Another views folder (the template check's tests put an editor's mistake in a copy). */
   views?: string;
   /**
@@ -113,6 +129,7 @@ export async function buildApp({
   faq,
   now,
   mailQueued,
+  sleep,
   views = paths.views,
   templateErrors,
 }: AppOptions): Promise<FastifyInstance> {
@@ -136,6 +153,8 @@ export async function buildApp({
   const links = productLinks(i18n, catalogue);
   const orders = orderRepository(database.db);
   const subscriptions = subscriptionRepository(database.db);
+  const clock = now ?? (() => new Date());
+  const sessions = sessionRepository(database.db, config.sessions);
   const payments = paymentProvider(config, {
     database,
     // The test provider's payment page is the shop's own; absolute when PUBLIC_URL names the shop.
@@ -152,6 +171,12 @@ export async function buildApp({
     uploads: uploadRepository(database.db),
     projects: photoProjectRepository(database.db),
     subscriptions,
+    accounts: accountRepository(database.db),
+    sessions,
+    addressBook: addressBookRepository(database.db),
+    signups: signupRepository(database.db, subscriptions),
+    signInBackOff: signInBackOffFor(app),
+    sleep: sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     photoStorage: diskPhotoStorage(resolve(config.dataDir, "uploads")),
     orders,
     asset: assetResolver(() => loadManifest(paths.static), config.development),
@@ -197,6 +222,7 @@ export async function buildApp({
   };
 
   app.decorate("i18n", i18n);
+  registerSignedIn(app, sessions, clock);
   registerGracefulClose(app);
   // Retention: abandoned carts, empty projects, staged uploads, raw analytics (one instance at a time).
   scheduleCleanUp(app, {
@@ -206,6 +232,7 @@ export async function buildApp({
     // An order that expires unpaid gets its mail in the same transaction.
     onOrderExpired: queueOrderExpiredMail(i18n),
     onSubscriptionExpired: queueSubscriptionExpiredMail(i18n),
+    sessions: config.sessions,
     mailQueued: services.mailQueued,
   });
   // Before any route: each funnel page gets its counting hook as it is added.
@@ -284,6 +311,14 @@ export async function buildApp({
   if (services.payments.name === "test") testPaymentRoutes(app, services, live, services.payments);
   subscriptionRoutes(app, services, live);
   subscriptionPaymentRoutes(app, services, live);
+  signInRoutes(app, services, live);
+  accountCreateRoutes(app, services, live);
+  accountRoutes(app, services, live);
+  accountOrdersRoutes(app, services, live);
+  accountPhotosRoutes(app, services, live);
+  accountSubscriptionRoutes(app, services, live);
+  accountAddressesRoutes(app, services, live);
+  privacyRoutes(app, services, live);
   remoteCheckRoutes(app, services, live);
   await paymentWebhookRoutes(app, services, live);
   customerServiceRoutes(app, services, live);

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { isIP } from "node:net";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import { defaultSessionLifetimes } from "./domain/session-rules.ts";
 
 /** Everything the shop reads from its environment, with defaults that start it on a laptop. */
 export interface Config {
@@ -19,8 +20,13 @@ export interface Config {
   orderCutOff: string;
   /** Contact messages one client may post per 10 minutes. */
   contactRateLimit: number;
-  /** Subscription sign-ups one client may post per 10 minutes: each valid one costs a scrypt hash. */
+  /**
+   * Sign-ups (subscription, account, "save my details"), password resets and changes one
+   * client may post per 10 minutes: each valid one costs a scrypt hash, or a mail.
+   */
   signupRateLimit: number;
+  /** How long a signed-in browser stays signed in: unused, and at the most. */
+  sessions: { idleMs: number; absoluteMs: number };
   /** Limits on everything that stores something, per client address and per shopper (see limits below). */
   limits: StoreLimits;
   /** Redis for rate limits and other cross-request counters shared by every instance; in memory without it. */
@@ -181,6 +187,8 @@ const envSchema = z.object({
     .default("15:00"),
   CONTACT_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   SIGNUP_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  SESSION_IDLE_HOURS: positive(defaultSessionLifetimes.idleMs / 3_600_000),
+  SESSION_MAX_DAYS: positive(defaultSessionLifetimes.absoluteMs / 86_400_000),
   CART_RATE_LIMIT: positive(60),
   CART_CHANGE_RATE_LIMIT: positive(120),
   CART_LINE_LIMIT: positive(100),
@@ -254,6 +262,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orderCutOff: e.ORDER_CUTOFF,
     contactRateLimit: e.CONTACT_RATE_LIMIT,
     signupRateLimit: e.SIGNUP_RATE_LIMIT,
+    sessions: { idleMs: e.SESSION_IDLE_HOURS * 3_600_000, absoluteMs: e.SESSION_MAX_DAYS * 86_400_000 },
     limits: {
       cartsPerClient: e.CART_RATE_LIMIT,
       cartChangesPerClient: e.CART_CHANGE_RATE_LIMIT,

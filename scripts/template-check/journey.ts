@@ -30,6 +30,17 @@ export const journeyRoutes = [
   "subscriptionWelcome",
   "subscriptionConfirm",
   "subscriptionStatus",
+  "account",
+  "accountOrders",
+  "accountPhotos",
+  "accountSubscription",
+  "accountAddresses",
+  "accountAddress",
+  "accountSettings",
+  "accountPrivacy",
+  "accountConfirm",
+  "accountEmailConfirm",
+  "passwordReset",
 ] as const;
 
 const anna = {
@@ -47,7 +58,8 @@ const password = "Zomer aan zee 2026!";
  * The pages of a shopper's own, with everything in place that they show: a shopper sends
  * a question, uploads photos, makes a photo book of them, puts it and prints in the cart,
  * gives an address, orders, and takes out a subscription (opening the link from its mail,
- * with a payment that failed). Each page is rendered in both
+ * with a payment that failed), which signs them in: then every page of their account, and
+ * the pages the account's mails link to. Each page is rendered in both
  * languages at the moment it shows most; a form refused for empty fields is a page too
  * (the error summary). Everything goes through app.inject, as a browser would send it.
  */
@@ -268,6 +280,58 @@ export async function journeyPages(
       new URL(back, "http://shop.test").pathname.split("/").pop() ?? "",
     );
     await visit("subscriptionStatus", (l) => path("subscriptionStatus", { subscription }, l));
+  });
+
+  await step("account", path("account"), async () => {
+    for (const id of [
+      "account",
+      "accountOrders",
+      "accountPhotos",
+      "accountSubscription",
+      "accountAddresses",
+      "accountSettings",
+      "accountPrivacy",
+    ]) {
+      await visit(id, (l) => path(id, {}, l));
+    }
+    await refused("accountAddresses", path("accountAddresses"));
+    await refused("accountSettings", path("accountPassword"));
+    expectRedirect(
+      "accountAddresses",
+      path("accountAddresses"),
+      await browser.form(path("accountAddresses"), anna),
+    );
+    const saved = await shop.database.db.selectFrom("addresses").select("id").executeTakeFirstOrThrow();
+    await visit("accountAddress", (l) => path("accountAddress", { address: saved.id }, l));
+  });
+
+  await step("accountEmailConfirm", path("accountEmail"), async () => {
+    const asked = await browser.form(path("accountEmail"), {
+      email: "anna.nieuw@example.nl",
+      currentPassword: password,
+    });
+    expectRedirect("accountEmail", path("accountEmail"), asked);
+    const link = await signupLinkPath(shop.database.db, "anna.nieuw@example.nl", "email-change");
+    if (!link) throw new Error("no link was mailed to the new address");
+    const token = decodeURIComponent(link.split("/").pop() ?? "");
+    await visit("accountEmailConfirm", (l) => path("accountEmailConfirm", { token }, l));
+  });
+
+  await step("passwordReset", path("passwordForgotten"), async () => {
+    await browser.form(path("passwordForgotten"), { email: anna.email });
+    const link = await signupLinkPath(shop.database.db, anna.email, "password-reset");
+    if (!link) throw new Error("no reset link was mailed");
+    const token = decodeURIComponent(link.split("/").pop() ?? "");
+    await visit("passwordReset", (l) => path("passwordReset", { token }, l));
+  });
+
+  await step("accountConfirm", path("accountCreate"), async () => {
+    const other = { name: "Bram Bakker", email: "bram@example.nl", password, passwordConfirm: password };
+    expectRedirect("accountCreate", path("accountCreate"), await browser.form(path("accountCreate"), other));
+    const link = await signupLinkPath(shop.database.db, other.email, "account-confirm");
+    if (!link) throw new Error("no account link was mailed");
+    const token = decodeURIComponent(link.split("/").pop() ?? "");
+    await visit("accountConfirm", (l) => path("accountConfirm", { token }, l));
   });
 
   return { pages, failures };

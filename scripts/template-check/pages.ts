@@ -18,6 +18,20 @@ export const personalRoutes = new Set([
   "orderConfirmation",
   "subscriptionConfirm",
   "subscriptionStatus",
+  // The account's pages: a signed-in browser's, with what it made in place.
+  "account",
+  "accountOrders",
+  "accountPhotos",
+  "accountSubscription",
+  "accountAddresses",
+  "accountAddress",
+  "accountSettings",
+  "accountPrivacy",
+  "accountConfirm",
+  "accountEmailConfirm",
+  "passwordReset",
+  // A post's address; its GET leads back to the order's page.
+  "saveDetails",
 ]);
 
 /** The 404 page, in each language: its locale comes from the first segment of the address. */

@@ -5,8 +5,8 @@ import { addDays, type IsoDate } from "./working-days.ts";
  * Pure: the store applies it under a lock (server/store/subscription-repository.ts) and keeps
  * every change it allows.
  *
- *   awaiting_payment ──payment_paid──▶ active
- *          │
+ *   awaiting_payment ──payment_paid──▶ active ──cancelled──▶ cancelled ──restarted──▶ awaiting_payment
+ *          │          └──cancelled──▶ cancelled
  *          └──unpaid_expired──▶ expired ──restarted──▶ awaiting_payment
  *
  * A subscription exists once its address was confirmed (the link in the sign-up mail); it
@@ -17,7 +17,7 @@ import { addDays, type IsoDate } from "./working-days.ts";
  * Texts for a status live in the locale files, under subscriptionPayment.status.<status>.
  */
 
-export const subscriptionStatuses = ["awaiting_payment", "active", "expired"] as const;
+export const subscriptionStatuses = ["awaiting_payment", "active", "expired", "cancelled"] as const;
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 
 /** Unpaid this long after its address was confirmed, a subscription expires (the clean-up job). */
@@ -33,8 +33,10 @@ export type SubscriptionEvent =
   | { type: "payment_expired"; paymentId: string }
   /** Unpaid for longer than unpaidSubscriptionExpiryHours; sent by the clean-up job. */
   | { type: "unpaid_expired" }
-  /** The address's owner confirmed a new sign-up: an expired subscription waits for payment again. */
-  | { type: "restarted" };
+  /** Taken out again (a new sign-up, or a signed-in subscriber): an ended one waits for payment again. */
+  | { type: "restarted" }
+  /** Its subscriber cancels it (or deletes the account). */
+  | { type: "cancelled" };
 
 export type SubscriptionEventType = SubscriptionEvent["type"];
 
@@ -45,6 +47,7 @@ export const subscriptionEventTypes = [
   "payment_expired",
   "unpaid_expired",
   "restarted",
+  "cancelled",
 ] as const satisfies readonly SubscriptionEventType[];
 
 export type SubscriptionTransition =
@@ -94,9 +97,13 @@ export function applySubscriptionEvent(
       if (status === "expired") return stay(status);
       return refuse(`a subscription that is ${status} does not expire unpaid`);
     case "restarted":
-      if (status === "expired") return moveTo("awaiting_payment");
+      if (status === "expired" || status === "cancelled") return moveTo("awaiting_payment");
       if (status === "awaiting_payment") return stay(status);
       return refuse(`a subscription that is ${status} cannot be started again`);
+    case "cancelled":
+      if (status === "awaiting_payment" || status === "active") return moveTo("cancelled");
+      if (status === "cancelled") return stay(status);
+      return refuse(`a subscription that is ${status} cannot be cancelled`);
   }
 }
 

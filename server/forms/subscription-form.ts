@@ -7,16 +7,18 @@ import { defineForm } from "./form.ts";
  * is never checked while typing or said on the page: the database's unique key keeps it
  * to one, and the address's owner hears of a second try by mail (ADR 0075).
  */
+const planField = {
+  name: "plan",
+  control: "select" as const,
+  label: "subscription.fields.plan",
+  options: plans.map((plan) => ({ value: plan.id, label: `subscription.plans.${plan.id}.name` })),
+  rules: [{ rule: "required" as const }],
+};
+
 export const subscriptionForm = defineForm({
   id: "subscription",
   fields: [
-    {
-      name: "plan",
-      control: "select",
-      label: "subscription.fields.plan",
-      options: plans.map((plan) => ({ value: plan.id, label: `subscription.plans.${plan.id}.name` })),
-      rules: [{ rule: "required" }],
-    },
+    planField,
     { ...nameField, label: "subscription.fields.name" },
     {
       ...emailField,
@@ -29,3 +31,6 @@ export const subscriptionForm = defineForm({
     }),
   ],
 });
+
+/** A signed-in account takes out the subscription with the plan alone: it is who, and its address is confirmed. */
+export const subscriptionPlanForm = defineForm({ id: "subscription-plan", fields: [planField] });

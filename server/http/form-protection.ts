@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { cartCookieName, issuedCartId } from "./cart-cookie.ts";
+import { sessionCookieName } from "./session-cookie.ts";
 import { shopperCookieName } from "./shopper-cookie.ts";
 
 /**
@@ -19,7 +20,7 @@ import { shopperCookieName } from "./shopper-cookie.ts";
  */
 
 /** The cookies that carry a shopper's standing: forged posts would ride on these. */
-export const credentialCookies = [cartCookieName, shopperCookieName, "_csrf"] as const;
+export const credentialCookies = [cartCookieName, shopperCookieName, sessionCookieName, "_csrf"] as const;
 
 const sharedPrefix = "shared.";
 const windowMs = 60 * 60 * 1000;

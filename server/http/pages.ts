@@ -29,6 +29,7 @@ import {
   tokenPlaceholder,
 } from "./page-cache.ts";
 import type { Services } from "./services.ts";
+import { claimsSession } from "./signed-in.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -112,6 +113,11 @@ export interface PageContext {
   canonical: string | undefined;
   alternates: Alternate[];
   cartCount: number;
+  /**
+   * The browser says it is signed in (a session cookie with a good signature): the header
+   * links to the account instead of to signing in. The account pages ask the database.
+   */
+  signedIn: boolean;
   csrfToken: () => string;
   noindex: boolean;
   catalogue: Services["catalogue"];
@@ -265,9 +271,10 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       const cacheable = request.method === "GET" && !services.config.development;
       // A personal page names what it shows of the shopper (their cart at a revision), which
       // includes the header's count: a copy found under that name needs no query at all.
+      const signedIn = claimsSession(request);
       const personalKey =
         cacheable && options.personal !== undefined
-          ? `${origin} ${locale} ${view} ${options.personal} ${request.url}`
+          ? `${origin} ${locale} ${view} ${options.personal} ${signedIn} ${request.url}`
           : undefined;
       const personalCopy = personalKey ? personalPages.get(personalKey) : undefined;
       if (personalCopy) return sendCached(personalCopy);
@@ -281,7 +288,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       // links to everyone else. Only a GET: a post's answer says what that post did.
       const cacheKey =
         options.cacheable && cacheable
-          ? `${origin} ${locale} ${view} ${count} ${options.cacheVariant ?? ""} ${request.url}`
+          ? `${origin} ${locale} ${view} ${count} ${signedIn} ${options.cacheVariant ?? ""} ${request.url}`
           : undefined;
       const cached = cacheKey ? cache.get(cacheKey) : undefined;
       if (cached) return sendCached(cached);
@@ -323,6 +330,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         canonical: alternates.find((a) => a.locale === locale)?.url,
         alternates,
         cartCount: count,
+        signedIn,
         csrfToken: () => {
           // A page bound for the cache gets a placeholder; each response fills in its own token.
           if (keptAs) return tokenPlaceholder;

@@ -1,3 +1,4 @@
+import type { SignInBackOff } from "../accounts/sign-in-back-off.ts";
 import type { Config } from "../config.ts";
 import type { Catalogue } from "../domain/catalogue.ts";
 import type { DeliveryTimes } from "../domain/delivery-overview.ts";
@@ -6,11 +7,15 @@ import type { I18n } from "../i18n/index.ts";
 import type { ChosenProvider } from "../payments/index.ts";
 import type { OrderPayments } from "../payments/order-payments.ts";
 import type { SubscriptionPayments } from "../payments/subscription-payments.ts";
+import type { AccountRepository } from "../store/account-repository.ts";
+import type { AddressBookRepository } from "../store/address-book-repository.ts";
 import type { CartRepository } from "../store/cart-repository.ts";
 import type { ContactRepository } from "../store/contact-repository.ts";
 import type { Database } from "../store/database.ts";
 import type { OrderRepository } from "../store/order-repository.ts";
 import type { PhotoProjectRepository } from "../store/photo-project-repository.ts";
+import type { SessionRepository } from "../store/session-repository.ts";
+import type { SignupRepository } from "../store/signup-repository.ts";
 import type { SubscriptionRepository } from "../store/subscription-repository.ts";
 import type { UploadRepository } from "../store/upload-repository.ts";
 import type { PhotoStorage } from "../uploads/photo-storage.ts";
@@ -29,6 +34,16 @@ export interface Services {
   uploads: UploadRepository;
   projects: PhotoProjectRepository;
   subscriptions: SubscriptionRepository;
+  /** Customer accounts, their sessions (signed-in browsers) and address books. */
+  accounts: AccountRepository;
+  sessions: SessionRepository;
+  addressBook: AddressBookRepository;
+  /** Sign-ups waiting for the link that confirms their address: accounts and subscriptions. */
+  signups: SignupRepository;
+  /** Failed sign-ins per address and per client, in the rate limits' store. */
+  signInBackOff: SignInBackOff;
+  /** Waits before a slowed answer (the sign-in back-off). */
+  sleep: (ms: number) => Promise<void>;
   /** Uploaded photos and thumbnails: data/uploads/ by default. */
   photoStorage: PhotoStorage;
   orders: OrderRepository;

@@ -18,9 +18,14 @@ export function readShopperId(request: FastifyRequest): string | undefined {
 
 /** The shopper id, made and set now if the browser has none yet. */
 export function ensureShopperId(request: FastifyRequest, reply: FastifyReply): string {
-  const known = readShopperId(request);
   // Renewed on every change, so photos stay reachable while the shopper keeps working on them.
-  const id = known ?? randomId();
+  const id = readShopperId(request) ?? randomId();
+  setShopperId(reply, id);
+  return id;
+}
+
+/** Sets the cookie to this id: an account's own on every browser it signs in on. */
+export function setShopperId(reply: FastifyReply, id: string): void {
   reply.setCookie(shopperCookieName, id, {
     signed: true,
     httpOnly: true,
@@ -29,5 +34,4 @@ export function ensureShopperId(request: FastifyRequest, reply: FastifyReply): s
     path: "/",
     maxAge: 60 * 60 * 24 * 180,
   });
-  return id;
 }

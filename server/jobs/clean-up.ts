@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Retention } from "../config.ts";
 import { unpaidExpiryHours } from "../domain/order-lifecycle.ts";
+import { defaultSessionLifetimes, type SessionLifetimes } from "../domain/session-rules.ts";
 import { unpaidSubscriptionExpiryHours } from "../domain/subscription-lifecycle.ts";
 import { cartLifetimeSeconds } from "../http/cart-cookie.ts";
 import { cartRepository } from "../store/cart-repository.ts";
@@ -8,11 +9,9 @@ import { withCleanUpLock } from "../store/clean-up-lock.ts";
 import type { Database } from "../store/database.ts";
 import { type AfterChange, orderLifecycleRepository } from "../store/order-lifecycle-repository.ts";
 import { retentionRepository } from "../store/retention-repository.ts";
-import {
-  type AfterSubscriptionChange,
-  signupLinkHours,
-  subscriptionRepository,
-} from "../store/subscription-repository.ts";
+import { sessionRepository } from "../store/session-repository.ts";
+import { signupLinkHours, signupRepository } from "../store/signup-repository.ts";
+import { type AfterSubscriptionChange, subscriptionRepository } from "../store/subscription-repository.ts";
 import { type PhotoStorage, removePhotoFiles } from "../uploads/photo-storage.ts";
 
 /** Often enough that no table holds much more than it should keep. */
@@ -36,6 +35,8 @@ export interface CleanUpDeps {
   onOrderExpired?: AfterChange;
   /** Likewise for a subscription whose first period was not paid in time. */
   onSubscriptionExpired?: AfterSubscriptionChange;
+  /** How long sessions hold (SESSION_IDLE_HOURS, SESSION_MAX_DAYS): ended ones are deleted. */
+  sessions?: SessionLifetimes;
   /** Told after orders expired, so their mails go out now rather than at the next poll. */
   mailQueued?: () => void;
 }
@@ -47,7 +48,8 @@ export type CleanUpRule =
   | "analyticsEvents"
   | "unpaidOrders"
   | "unpaidSubscriptions"
-  | "subscriptionSignups"
+  | "signups"
+  | "endedSessions"
   | "testPayments";
 
 export interface CleanUpResult {
@@ -55,8 +57,8 @@ export interface CleanUpResult {
   ran: boolean;
   /**
    * Per rule, how many went: carts, projects, uploads, raw analytics rows folded into daily
-   * counts, orders and subscriptions expired unpaid, sign-up links past their day, and the
-   * test provider's payments past testPaymentDays.
+   * counts, orders and subscriptions expired unpaid, sign-up links past their day, sessions
+   * past their end, and the test provider's payments past testPaymentDays.
    */
   counts: Record<CleanUpRule, number>;
   /** Rules that failed this time (logged; tried again next run). */
@@ -82,7 +84,8 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
     analyticsEvents: 0,
     unpaidOrders: 0,
     unpaidSubscriptions: 0,
-    subscriptionSignups: 0,
+    signups: 0,
+    endedSessions: 0,
     testPayments: 0,
   };
   const failed: CleanUpRule[] = [];
@@ -122,8 +125,15 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
           }),
       ],
       [
-        "subscriptionSignups",
-        () => subscriptionRepository(db).deleteSignupsBefore(new Date(now - signupLinkHours * hourMs)),
+        "signups",
+        () =>
+          signupRepository(db, subscriptionRepository(db)).deleteBefore(
+            new Date(now - signupLinkHours * hourMs),
+          ),
+      ],
+      [
+        "endedSessions",
+        () => sessionRepository(db, deps.sessions ?? defaultSessionLifetimes).deleteEnded(new Date(now)),
       ],
       ["testPayments", () => retained.deleteTestPayments(daysAgo(testPaymentDays))],
     ];

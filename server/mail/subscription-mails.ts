@@ -2,7 +2,8 @@ import { formatPrice } from "../domain/money.ts";
 import { unpaidSubscriptionExpiryHours } from "../domain/subscription-lifecycle.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
-import { type Subscription, signupLinkHours } from "../store/subscription-repository.ts";
+import { signupLinkHours } from "../store/signup-repository.ts";
+import type { Subscription } from "../store/subscription-repository.ts";
 import { mailDate } from "./order-confirmation.ts";
 import type { OutgoingMail } from "./outbox.ts";
 

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
+import { addressLines } from "../domain/delivery-address.ts";
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { writeCartId } from "../http/cart-cookie.ts";
 import { overClientLimit, retryText } from "../http/client-limits.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
+import type { SavedAddress } from "../store/address-book-repository.ts";
 import { checkPostcode } from "./remote-checks.ts";
 import { checkoutState, loadShopperCart } from "./shopper-cart.ts";
 
@@ -16,6 +18,16 @@ interface AddressPageState {
   saveFailed?: boolean;
   /** Too many addresses saved from this client lately: why, and when to try again. */
   rateLimited?: string;
+  /** The account's addresses, when the browser is signed in. */
+  saved?: SavedChoice[];
+}
+
+/** One of the account's addresses as the address step offers it. */
+interface SavedChoice {
+  address: SavedAddress;
+  href: string;
+  label: string;
+  lines: string[];
 }
 
 /**
@@ -27,8 +39,28 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, live
   const { carts, i18n } = services;
   const path = (request: FastifyRequest, id: CheckoutStep) => i18n.routes.pathFor(id, request.locale);
 
-  const showForm = (request: FastifyRequest, reply: FastifyReply, state: AddressPageState, status = 200) => {
+  /** Signed in: the account's addresses, each a link that fills the form with it. */
+  const savedAddresses = async (request: FastifyRequest): Promise<SavedChoice[]> => {
+    const session = await request.signedIn();
+    if (!session) return [];
     const t = i18n.t[request.locale];
+    const path = i18n.routes.pathFor("cartAddress", request.locale);
+    return (await services.addressBook.list(session.account.id)).map((address) => ({
+      address,
+      href: `${path}?${new URLSearchParams({ [t("account.checkout.query")]: address.id })}`,
+      label: t("account.checkout.useLabel", { name: address.name, street: address.street }),
+      lines: addressLines(address, t(`fields.countries.${address.country}`)),
+    }));
+  };
+
+  const showForm = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: AddressPageState,
+    status = 200,
+  ) => {
+    const t = i18n.t[request.locale];
+    const saved = state.saved ?? (await savedAddresses(request));
     reply.header("cache-control", "private, no-store");
     return reply.page(
       "pages/cart-address",
@@ -40,6 +72,7 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, live
         saveFailed: state.saveFailed ?? false,
         rateLimited: state.rateLimited ?? "",
         checkoutSteps,
+        saved: saved.map(({ href, label, lines }) => ({ href, label, lines })),
       },
       { noindex: true, status },
     );
@@ -49,7 +82,14 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, live
     const cart = await loadShopperCart(services, request);
     const elsewhere = redirectFor("cartAddress", checkoutState(cart));
     if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
-    return showForm(request, reply, { values: addressValues(cart.address, request.locale) });
+    // Signed in: the address chosen from the account's, or the one used last, unless the cart has one.
+    const saved = await savedAddresses(request);
+    const query = request.query as Record<string, unknown>;
+    const chosen = saved.find(
+      (s) => s.address.id === query[i18n.t[request.locale]("account.checkout.query")],
+    );
+    const address = chosen?.address ?? cart.address ?? saved[0]?.address;
+    return showForm(request, reply, { values: addressValues(address, request.locale), saved });
   });
 
   localizedRoute(app, i18n.routes, live, "cartAddress", "POST", async (request, reply) => {
@@ -89,7 +129,12 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, live
       );
     }
     try {
-      await carts.saveAddress(cartId, toDeliveryAddress(values));
+      const address = toDeliveryAddress(values);
+      await carts.saveAddress(cartId, address);
+      // Signed in: the address joins the account's, for the next order.
+      const session = await request.signedIn();
+      if (session)
+        await services.addressBook.save(services.database.db, session.account.id, address, services.now());
     } catch (err) {
       return saveFailed(err);
     }

@@ -128,37 +128,44 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, liv
 
     // Read before the transaction: a photo book whose last photo went since the overview is refused.
     const { projects } = await loadShopperCart(services, request);
-    const result = await orders.place<Refusal>(cartId, key, (snapshot) => {
-      const cart = pricedCart(services, locale, cartId, snapshot.lines, snapshot.address, projects);
-      const elsewhere = redirectFor("cartOverview", checkoutState(cart));
-      if (elsewhere || !cart.address) return { refused: { step: elsewhere ?? "cartAddress" } };
-      if (checkoutFingerprint(cart.lines, cart.address, cart.totals) !== fingerprint) {
-        return { refused: { changed: true } };
-      }
-      const ordered = cart.lines.filter((l) => l.orderable);
-      const draft: OrderDraft = {
-        locale,
-        address: cart.address,
-        lines: ordered.map((l) => ({
-          productId: l.productId,
-          orientation: l.orientation,
-          sizeId: l.sizeId,
-          productName: l.product.name[locale],
-          quantity: l.quantity,
-          unitCents: l.unitCents,
-          totalCents: l.totalCents,
-          ...(l.projectId ? { projectId: l.projectId } : {}),
-        })),
-        subtotalCents: cart.totals.subtotalCents,
-        shippingCents: cart.totals.shippingCents,
-        vatRate: cart.totals.vatRate,
-        vatCents: cart.totals.vatCents,
-        totalCents: cart.totals.totalCents,
-        production: orderProduction(ordered.map((l) => l.product)),
-      };
-      // No mail yet: the confirmation goes out when the payment is received (order-payments.ts).
-      return { draft };
-    });
+    // Signed in: the order is the account's from the start.
+    const session = await request.signedIn();
+    const result = await orders.place<Refusal>(
+      cartId,
+      key,
+      (snapshot) => {
+        const cart = pricedCart(services, locale, cartId, snapshot.lines, snapshot.address, projects);
+        const elsewhere = redirectFor("cartOverview", checkoutState(cart));
+        if (elsewhere || !cart.address) return { refused: { step: elsewhere ?? "cartAddress" } };
+        if (checkoutFingerprint(cart.lines, cart.address, cart.totals) !== fingerprint) {
+          return { refused: { changed: true } };
+        }
+        const ordered = cart.lines.filter((l) => l.orderable);
+        const draft: OrderDraft = {
+          locale,
+          address: cart.address,
+          lines: ordered.map((l) => ({
+            productId: l.productId,
+            orientation: l.orientation,
+            sizeId: l.sizeId,
+            productName: l.product.name[locale],
+            quantity: l.quantity,
+            unitCents: l.unitCents,
+            totalCents: l.totalCents,
+            ...(l.projectId ? { projectId: l.projectId } : {}),
+          })),
+          subtotalCents: cart.totals.subtotalCents,
+          shippingCents: cart.totals.shippingCents,
+          vatRate: cart.totals.vatRate,
+          vatCents: cart.totals.vatCents,
+          totalCents: cart.totals.totalCents,
+          production: orderProduction(ordered.map((l) => l.product)),
+        };
+        // No mail yet: the confirmation goes out when the payment is received (order-payments.ts).
+        return { draft };
+      },
+      session ? { accountId: session.account.id } : {},
+    );
 
     switch (result.kind) {
       case "placed":

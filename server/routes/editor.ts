@@ -503,6 +503,7 @@ export function editorRoutes(
         const staged = fieldList(body.upload).filter((u) => u !== upload.id && isRandomId(u));
         return reply.redirect(startHref(locale, book, size, staged), 303);
       }
+      if (body.back === "account") return reply.redirect(i18n.routes.pathFor("accountPhotos", locale), 303);
       if (body.back === "uploads") {
         const t = i18n.t[locale];
         return reply.redirect(

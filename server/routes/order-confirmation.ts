@@ -1,13 +1,23 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PaymentState } from "../../islands/payment-status/contract.ts";
 import { addressLines } from "../domain/delivery-address.ts";
+import { localMoment, parseCutOff } from "../domain/delivery-times.ts";
 import { awaitsPayment, isOrderStatus, isPaid, type OrderStatus } from "../domain/order-lifecycle.ts";
 import { orderIdOf, orderNumber } from "../domain/order-number.ts";
+import { dispatchAfterPayment } from "../domain/order-production.ts";
+import { hashPassword } from "../domain/password-hash.ts";
+import { saveDetailsForm } from "../forms/account-forms.ts";
+import type { FieldError } from "../forms/form.ts";
 import { readCartId } from "../http/cart-cookie.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
+import type { Locale } from "../i18n/locales.ts";
 import { choiceText, workingDaysText } from "../i18n/product-texts.ts";
+import { mailDate, mailWindow } from "../mail/order-confirmation.ts";
 import type { PaymentStatus } from "../payments/provider.ts";
+import { orderLifecycleRepository } from "../store/order-lifecycle-repository.ts";
+import type { Order } from "../store/order-repository.ts";
+import { requestAccount } from "./account-create.ts";
 import { chosenMethod, methodsFor, payAndGo, paymentProgress, takePaymentNotice } from "./paying.ts";
 
 /** Where the order stands with paying, from its status and its latest payment. */
@@ -29,20 +39,47 @@ export function paymentState(
 export function orderConfirmationRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
   const { i18n, orders, orderPayments } = services;
 
-  /** The order this browser placed under the address's number, or undefined. */
+  /**
+   * The order under the address's number, for the browser whose cart placed it or the
+   * account it belongs to (signed in); else undefined. `reread` reads it again the same way.
+   */
   const ownOrder = async (request: FastifyRequest) => {
     const { number } = request.params as { number: string };
     const orderId = orderIdOf(number);
+    if (orderId === undefined) return undefined;
     const cartId = readCartId(request);
-    const order = orderId !== undefined && cartId ? await orders.find(orderId, cartId) : undefined;
-    return order && cartId ? { order, cartId } : undefined;
+    const session = await request.signedIn();
+    const read = async () =>
+      (cartId ? await orders.find(orderId, cartId) : undefined) ??
+      (session ? await orders.findForAccount(orderId, session.account.id) : undefined);
+    const order = await read();
+    return order ? { order, reread: read, signedIn: session !== undefined } : undefined;
   };
 
-  localizedRoute(app, i18n.routes, live, "orderConfirmation", "GET", async (request, reply) => {
+  /** When a paid order goes out, or went: from the moments its life stored. */
+  const dispatchText = async (order: Order, status: OrderStatus, locale: Locale) => {
+    const t = i18n.t[locale];
+    if (!isPaid(status)) return undefined;
+    const transitions = await orderLifecycleRepository(services.database.db).transitionsOf(order.id);
+    const shipped = transitions.find((step) => step.to === "shipped");
+    if (shipped)
+      return t("order.shippedOn", { date: mailDate(localMoment(new Date(shipped.at)).date, locale) });
+    const paid = transitions.find((step) => step.to === "paid");
+    if (!paid) return undefined;
+    const cutOff = parseCutOff(services.config.orderCutOff);
+    const window = dispatchAfterPayment(new Date(paid.at), order.production, order.address.country, cutOff);
+    return t("order.dispatchExpected", { window: mailWindow(window, locale) });
+  };
+
+  const showOrder = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    own: NonNullable<Awaited<ReturnType<typeof ownOrder>>>,
+    saveDetails: { errors: FieldError[] } = { errors: [] },
+    code = 200,
+  ) => {
     const locale = request.locale;
     const t = i18n.t[locale];
-    const own = await ownOrder(request);
-    if (!own) return reply.callNotFound();
     let { order } = own;
     const notice = takePaymentNotice(request, reply);
     let payment: { status: PaymentStatus } | undefined;
@@ -53,7 +90,7 @@ export function orderConfirmationRoutes(app: FastifyInstance, services: Services
       request.log.warn({ err, orderId: order.id }, "payment status could not be fetched");
     }
     // Asking may just have applied the payment: the status shown is the one after it.
-    if (payment) order = (await orders.find(order.id, own.cartId)) ?? order;
+    if (payment) order = (await own.reread()) ?? order;
     const status: OrderStatus = isOrderStatus(order.status) ? order.status : "awaiting_payment";
     const state = paymentState(status, payment);
     const url = i18n.routes.pathFor("orderConfirmation", locale, { number: orderNumber(order.id) });
@@ -102,9 +139,53 @@ export function orderConfirmationRoutes(app: FastifyInstance, services: Services
         countryName,
         addressLines: addressLines(order.address, countryName),
         production: t("overview.production", { days: workingDaysText(t, order.production) }),
+        dispatch: await dispatchText(order, status, locale),
+        // Not signed in: the order's address may become an account ("Bewaar je gegevens").
+        saveDetails: own.signedIn
+          ? undefined
+          : {
+              intro: t("order.saveDetails.intro", { email: order.address.email }),
+              accountForm: {
+                form: saveDetailsForm,
+                action: i18n.routes.pathFor("saveDetails", locale, { number: orderNumber(order.id) }),
+                values: {},
+                errors: saveDetails.errors,
+                submit: t("order.saveDetails.submit"),
+              },
+            },
       },
-      { noindex: true, fragment: "partials/payment-status" },
+      { noindex: true, fragment: "partials/payment-status", status: code },
     );
+  };
+
+  localizedRoute(app, i18n.routes, live, "orderConfirmation", "GET", async (request, reply) => {
+    const own = await ownOrder(request);
+    if (!own) return reply.callNotFound();
+    return showOrder(request, reply, own);
+  });
+
+  // A refused "Bewaar je gegevens" shows this address; a visit (the language switcher) lands on the order.
+  localizedRoute(app, i18n.routes, live, "saveDetails", "GET", async (request, reply) => {
+    const { number } = request.params as { number: string };
+    return reply.redirect(i18n.routes.pathFor("orderConfirmation", request.locale, { number }), 303);
+  });
+
+  // "Bewaar je gegevens": the order's name and address become an account, once its link is used.
+  localizedRoute(app, i18n.routes, live, "saveDetails", "POST", async (request, reply) => {
+    const own = await ownOrder(request);
+    if (!own) return reply.callNotFound();
+    const t = i18n.t[request.locale];
+    if (own.signedIn) return reply.redirect(i18n.routes.pathFor("account", request.locale), 303);
+    const values = saveDetailsForm.values(request.body);
+    const errors = await saveDetailsForm.validate(values, t, undefined, request.locale);
+    if (errors.length > 0) return showOrder(request, reply, own, { errors }, 422);
+    const { order } = own;
+    return requestAccount(services, request, reply, {
+      name: order.address.name,
+      email: order.address.email,
+      passwordHash: await hashPassword(values.password ?? ""),
+      orderId: order.id,
+    });
   });
 
   // "Betaal opnieuw": a new payment for the same order (or its open one), with the chosen method.

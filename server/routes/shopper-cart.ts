@@ -21,7 +21,7 @@ export interface ShopperCart {
 
 /**
  * The cart an add goes into: the shopper's own, or a new one. A missing, expired or
- * tampered cookie means a new cart, and so does every add from a browser without cookies:
+ * tampered cookie means a new cart (the account's, when signed in), and so does every add from a browser without cookies:
  * new carts count against the client's limit (CART_RATE_LIMIT per hour). Over it: the
  * seconds to wait, with Retry-After set, and no cart made.
  */
@@ -34,7 +34,11 @@ export async function cartForAdding(
   if (known && (await services.carts.exists(known))) return { cartId: known, created: false };
   const wait = await overClientLimit(services.limits.carts, request, reply, "new cart");
   if (wait !== undefined) return { wait };
-  return { cartId: await services.carts.create(), created: true };
+  const cartId = await services.carts.create();
+  // Signed in: the new cart is the account's, on every device it signs in on.
+  const session = await request.signedIn();
+  if (session) await services.accounts.setCart(services.database.db, session.account.id, cartId);
+  return { cartId, created: true };
 }
 
 export async function loadShopperCart(services: Services, request: FastifyRequest): Promise<ShopperCart> {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PaymentState } from "../../islands/payment-status/contract.ts";
+import { signInBrowser } from "../accounts/browser-session.ts";
 import { formatPrice } from "../domain/money.ts";
 import { type SubscriptionStatus, subscriptionAwaitsPayment } from "../domain/subscription-lifecycle.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
@@ -10,7 +11,8 @@ import type { Translate } from "../i18n/translate.ts";
 import { mailDate } from "../mail/order-confirmation.ts";
 import type { PaymentStatus } from "../payments/provider.ts";
 import { isRandomId } from "../store/random-id.ts";
-import { firstPeriodCents, type Subscription, signupLinkHours } from "../store/subscription-repository.ts";
+import { signupLinkHours } from "../store/signup-repository.ts";
+import { firstPeriodCents, type Subscription } from "../store/subscription-repository.ts";
 import { chosenMethod, methodsFor, payAndGo, paymentProgress, takePaymentNotice } from "./paying.ts";
 
 /** What the subscription costs a month, with its offer while there is one. */
@@ -31,11 +33,14 @@ export function priceText(
 
 /** Where a subscription stands with paying its first period. */
 export function subscriptionPaymentState(
-  status: SubscriptionStatus,
+  subscription: { status: SubscriptionStatus; paidUntil: string | undefined },
   payment: { status: PaymentStatus } | undefined,
 ): PaymentState {
+  const { status } = subscription;
   if (status === "active") return "paid";
   if (status === "expired") return "expired";
+  // Cancelled after paying, it runs to the end of its paid month: the payment stands.
+  if (status === "cancelled") return subscription.paidUntil ? "paid" : "cancelled";
   return paymentProgress(payment);
 }
 
@@ -50,20 +55,23 @@ export function subscriptionPaymentState(
  *   browser that confirmed it (its shopper cookie); to anyone else it does not exist.
  */
 export function subscriptionPaymentRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
-  const { i18n, subscriptions, subscriptionPayments } = services;
+  const { i18n, subscriptions, subscriptionPayments, signups } = services;
   const statusPath = (locale: Locale, id: string) =>
     i18n.routes.pathFor("subscriptionStatus", locale, { subscription: id });
+
+  const signupHref = (request: FastifyRequest) =>
+    `${i18n.routes.pathFor("subscription", request.locale)}#${i18n.t[request.locale]("subscription.signupAnchor")}`;
 
   const linkProblem = (request: FastifyRequest, reply: FastifyReply, status: 404 | 410) => {
     const t = i18n.t[request.locale];
     reply.header("cache-control", "private, no-store");
     return reply.page(
-      "pages/subscription-link",
+      "pages/link-problem",
       {
         title: t("subscription.confirm.invalidTitle"),
         heading: t("subscription.confirm.invalidTitle"),
         message: t("subscription.confirm.invalid", { hours: signupLinkHours }),
-        signupAgain: true,
+        action: { href: signupHref(request), text: t("subscription.confirm.signupAgain") },
       },
       { status, noindex: true },
     );
@@ -73,23 +81,32 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
     const t = i18n.t[request.locale];
     reply.header("cache-control", "private, no-store");
     return reply.page(
-      "pages/subscription-link",
+      "pages/link-problem",
       {
         title: t("subscription.confirm.alreadyActiveTitle"),
         heading: t("subscription.confirm.alreadyActiveTitle"),
         message: t("subscription.confirm.alreadyActive", { email: subscription.email }),
-        signupAgain: false,
+        action: {
+          href: i18n.routes.pathFor("subscription", request.locale),
+          text: t("subscription.welcome.toSubscription"),
+        },
       },
       { noindex: true },
     );
   };
 
-  /** The subscription this browser confirmed, by the id in the address; else undefined. */
-  const ownSubscription = async (request: FastifyRequest, id: string) => {
-    const owner = readShopperId(request);
-    if (!owner || !isRandomId(id)) return undefined;
+  /**
+   * The subscription by the id in the address, for the browser that confirmed it (its shopper
+   * cookie) or the account it belongs to, signed in; else undefined.
+   */
+  const ownSubscription = async (request: FastifyRequest, id: string | undefined) => {
+    if (!id || !isRandomId(id)) return undefined;
     const subscription = await subscriptions.get(id);
-    return subscription?.ownerId === owner ? subscription : undefined;
+    if (!subscription) return undefined;
+    const owner = readShopperId(request);
+    if (owner && subscription.ownerId === owner) return subscription;
+    const session = await request.signedIn();
+    return session && subscription.accountId === session.account.id ? subscription : undefined;
   };
 
   const pay = (request: FastifyRequest, reply: FastifyReply, subscription: Subscription, method?: string) =>
@@ -106,7 +123,7 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
     const locale = request.locale;
     const t = i18n.t[locale];
     const { token } = request.params as { token: string };
-    const link = await subscriptions.signupLink(token, services.now());
+    const link = await signups.link(token, services.now());
     if (link.state === "unknown") return linkProblem(request, reply, 404);
     if (link.state === "used") {
       // The browser that used it goes on to its subscription; to anyone else it is spent.
@@ -115,6 +132,8 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
     }
     if (link.state === "expired") return linkProblem(request, reply, 410);
     const { signup } = link;
+    // The account links of the same table lead to their own page.
+    if (!signup.plan) return linkProblem(request, reply, 404);
     reply.header("cache-control", "private, no-store");
     return reply.page(
       "pages/subscription-confirm",
@@ -123,12 +142,12 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
         confirm: {
           action: i18n.routes.pathFor("subscriptionConfirm", locale, { token }),
           summary: t("subscription.confirm.summary", {
-            plan: t(`subscription.plans.${signup.planId}.name`),
+            plan: t(`subscription.plans.${signup.plan.planId}.name`),
             name: signup.name,
             email: signup.email,
           }),
           firstPeriod: t("subscription.confirm.firstPeriod", {
-            price: formatPrice(firstPeriodCents(signup), locale),
+            price: formatPrice(firstPeriodCents(signup.plan), locale),
           }),
         },
       },
@@ -140,7 +159,7 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
   localizedRoute(app, i18n.routes, live, "subscriptionConfirm", "POST", async (request, reply) => {
     const { token } = request.params as { token: string };
     const owner = ensureShopperId(request, reply);
-    const result = await subscriptions.confirmSignup(token, owner, services.now());
+    const result = await signups.confirm(token, owner, services.now());
     switch (result.kind) {
       case "unknown":
         return linkProblem(request, reply, 404);
@@ -153,8 +172,12 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
         const own = await ownSubscription(request, result.subscriptionId);
         return own ? pay(request, reply, own) : linkProblem(request, reply, 410);
       }
-      case "confirmed":
+      case "confirmed": {
+        if (!result.subscription) return linkProblem(request, reply, 404);
+        // The link proved the address: this browser is signed in to its account.
+        await signInBrowser(services, request, reply, result.account);
         return pay(request, reply, result.subscription);
+      }
     }
   });
 
@@ -188,7 +211,7 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
         paymentStatus: {
           url: statusPath(locale, subscription.id),
           texts: "subscriptionPayment",
-          state: subscriptionPaymentState(subscription.status, payment),
+          state: subscriptionPaymentState(subscription, payment),
           orderStatus: subscription.status,
           amountCents,
           email: subscription.email,

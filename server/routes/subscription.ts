@@ -4,7 +4,7 @@ import { hashPassword } from "../domain/password-hash.ts";
 import { offerEndsAt, type Plan, planById, plans, recommendedPlanId } from "../domain/subscription-plans.ts";
 import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { subscriptionForm } from "../forms/subscription-form.ts";
+import { subscriptionForm, subscriptionPlanForm } from "../forms/subscription-form.ts";
 import { overRateLimit } from "../http/form-rate-limit.ts";
 import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
 import { isAjax, originOf } from "../http/pages.ts";
@@ -14,7 +14,10 @@ import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
 import { type Locale, locales, perLocale } from "../i18n/locales.ts";
 import { lookup, type Translate } from "../i18n/translate.ts";
 import { alreadySubscribedMail, subscriptionConfirmMail } from "../mail/subscription-mails.ts";
-import { firstPeriodCents, signupLinkHours } from "../store/subscription-repository.ts";
+import type { Session } from "../store/session-repository.ts";
+import { signupLinkHours } from "../store/signup-repository.ts";
+import { firstPeriodCents } from "../store/subscription-repository.ts";
+import { payAndGo } from "./paying.ts";
 import { takeRemovedNotice, uploadViews } from "./uploads.ts";
 
 /** The explanations a modal can show, by key; each one's address is its slug in the shopper's language. */
@@ -52,8 +55,11 @@ function readWelcomeCookie(request: FastifyRequest): WelcomeCookie | undefined {
 interface SignupState {
   values?: FormValues;
   errors?: FieldError[];
-  /** Too many sign-ups from this client: said above the form, everything typed kept. */
-  notice?: "rateLimited";
+  /**
+   * Said above the form: too many sign-ups from this client (everything typed kept), or,
+   * signed in, an account that has a subscription already.
+   */
+  notice?: "rateLimited" | "alreadyActive";
 }
 
 /**
@@ -118,15 +124,19 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     };
   };
 
-  const signupData = (request: FastifyRequest, state: SignupState) => {
+  /** The sign-up form; signed in, only the plan: the account says who, and its address is confirmed. */
+  const signupData = (request: FastifyRequest, state: SignupState, session: Session | undefined) => {
     const query = request.query as Record<string, unknown>;
     const wanted = query[i18n.t[request.locale]("subscription.planQuery")];
     const plan = planById(wanted)?.id ?? recommendedPlanId;
     return {
-      form: subscriptionForm,
+      form: session ? subscriptionPlanForm : subscriptionForm,
       values: state.values ?? { plan },
       errors: state.errors ?? [],
       notice: state.notice,
+      ...(session
+        ? { signedInAs: i18n.t[request.locale]("subscription.signedInAs", { email: session.account.email }) }
+        : {}),
     };
   };
 
@@ -139,6 +149,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     const locale = request.locale;
     const t = i18n.t[locale];
     const owner = readShopperId(request);
+    const session = await request.signedIn();
     const shopperUploads = owner ? await uploads.listByOwner(owner) : [];
     // Photos in a book that was ordered stay (production needs them): those have no remove button.
     const ordered = await projects.ordered(shopperUploads.flatMap((u) => (u.projectId ? [u.projectId] : [])));
@@ -169,7 +180,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
           (view) => ({ ...view, removable: !view.projectId || !ordered.has(view.projectId) }),
         ),
         removed: takeRemovedNotice(request, reply, t),
-        signup: signupData(request, state),
+        signup: signupData(request, state, session),
         info: Object.fromEntries(infoTopics.map((topic) => [topic, infoHref(topic, locale)])),
       }),
       {
@@ -206,6 +217,8 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
   localizedRoute(app, i18n.routes, live, "subscriptionSignup", "POST", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
+    const session = await request.signedIn();
+    if (session) return subscribeSignedIn(request, reply, session);
     const values = subscriptionForm.values(request.body);
     if (await overRateLimit(signupLimit, request, reply, "subscription sign-up")) {
       return showPage(request, reply, { values, notice: "rateLimited" }, 429);
@@ -225,14 +238,12 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     };
     const confirmLink = (token: string) =>
       `${originOf(request, services)}${i18n.routes.pathFor("subscriptionConfirm", locale, { token })}`;
-    await subscriptions.requestSignup(
+    await services.signups.request(
       {
         ownerId: owner,
         name: signup.name,
         email: signup.email,
-        planId: plan.id,
-        monthlyCents: plan.monthlyCents,
-        offer: plan.offer,
+        plan: { planId: plan.id, monthlyCents: plan.monthlyCents, offer: plan.offer },
         passwordHash: await hashPassword(values.password ?? ""),
         locale,
       },
@@ -244,7 +255,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
             { ...signup, planId: plan.id, firstPeriodCents: firstPeriodCents(plan) },
             confirmLink(token),
           ),
-        alreadySubscribed: (address) => alreadySubscribedMail(t, locale, address, config.supportEmail),
+        alreadyKnown: (address) => alreadySubscribedMail(t, locale, address, config.supportEmail),
       },
       services.now(),
     );
@@ -270,6 +281,37 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
       { fragment: "partials/subscription-welcome" },
     );
   });
+
+  /** Signed in: the plan is all that is asked, and paying follows at once. */
+  const subscribeSignedIn = async (request: FastifyRequest, reply: FastifyReply, session: Session) => {
+    const t = i18n.t[request.locale];
+    const values = subscriptionPlanForm.values(request.body);
+    const errors = await subscriptionPlanForm.validate(values, t, undefined, request.locale);
+    const plan = planById(values.plan);
+    if (errors.length > 0 || !plan) return showPage(request, reply, { values, errors }, 422);
+    const { account } = session;
+    const started = await services.database.db
+      .transaction()
+      .execute((trx) =>
+        subscriptions.startFor(
+          trx,
+          account,
+          { planId: plan.id, monthlyCents: plan.monthlyCents, offer: plan.offer },
+          account.ownerId,
+          services.now(),
+        ),
+      );
+    if (started.kind === "already-active")
+      return showPage(request, reply, { values, notice: "alreadyActive" }, 409);
+    const { subscription } = started;
+    return payAndGo(
+      services,
+      request,
+      reply,
+      (options) => services.subscriptionPayments.start(subscription.id, options),
+      i18n.routes.pathFor("subscriptionStatus", request.locale, { subscription: subscription.id }),
+    );
+  };
 
   /**
    * What the shopper signed up for, as the form said, and where the link went: the same

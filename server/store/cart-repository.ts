@@ -303,3 +303,96 @@ export function cartRepository(
     },
   };
 }
+
+/** What a merge could not take as it was: it is told to the shopper. */
+export interface MergeOutcome {
+  /** Lines whose summed quantity went over the most one line may hold: they hold the most. */
+  capped: number;
+  /** Lines that found no room (the cart holds as many lines as it may): they stay in `from`. */
+  left: number;
+}
+
+/**
+ * Moves the lines of cart `from` into cart `into` (a browser's cart into its account's, at
+ * sign-in): a line both hold is summed, up to `maxQuantity`; a line only `from` holds is
+ * added while `into` has room for lines. What moved is deleted from `from`, in the caller's
+ * transaction, so a second merge of the same carts (two tabs signing in at once) finds
+ * nothing more to add. `into` takes `from`'s address when it has none.
+ */
+export async function mergeCarts(
+  trx: Kysely<Schema>,
+  from: string,
+  into: string,
+  limits: { maxQuantity: number; maxLines: number },
+  at = now(),
+): Promise<MergeOutcome> {
+  // Both carts' rows first, in one order, so two merges never wait for each other.
+  for (const id of [from, into].sort()) await touchCart(trx, id, at);
+  const incoming = await readLines(trx, from);
+  const held = await readLines(trx, into);
+  const key = (l: CartItem) =>
+    l.projectId ? `project:${l.projectId}` : `${l.productId}/${l.orientation}/${l.sizeId}`;
+  const existing = new Map(held.map((l) => [key(l), l]));
+  let lines = held.length;
+  const outcome: MergeOutcome = { capped: 0, left: 0 };
+  let order = Date.parse(at);
+  for (const line of incoming) {
+    const same = existing.get(key(line));
+    const where = (eb: ExpressionBuilder<Schema, "cart_lines">) =>
+      line.projectId
+        ? eb.and([eb("project_id", "=", line.projectId)])
+        : eb.and([
+            eb("product_id", "=", line.productId),
+            eb("orientation", "=", line.orientation),
+            eb("size_id", "=", line.sizeId),
+            eb("project_id", "is", null),
+          ]);
+    if (same) {
+      const sum = same.quantity + line.quantity;
+      if (sum > limits.maxQuantity) outcome.capped++;
+      await trx
+        .updateTable("cart_lines")
+        .set({ quantity: Math.min(sum, limits.maxQuantity) })
+        .where("cart_id", "=", into)
+        .where(where)
+        .execute();
+    } else if (lines < limits.maxLines) {
+      lines++;
+      await trx
+        .insertInto("cart_lines")
+        .values({
+          cart_id: into,
+          product_id: line.productId,
+          orientation: line.orientation,
+          size_id: line.sizeId,
+          project_id: line.projectId ?? null,
+          quantity: Math.min(line.quantity, limits.maxQuantity),
+          added_at: new Date(order++).toISOString(),
+        })
+        .execute();
+    } else {
+      outcome.left++;
+      continue;
+    }
+    await trx.deleteFrom("cart_lines").where("cart_id", "=", from).where(where).execute();
+  }
+  const address = await readAddress(trx, into);
+  const theirs = address ? undefined : await readAddress(trx, from);
+  if (theirs) {
+    await trx
+      .insertInto("cart_addresses")
+      .values({
+        cart_id: into,
+        name: theirs.name,
+        street: theirs.street,
+        postcode: theirs.postcode,
+        city: theirs.city,
+        country: theirs.country,
+        email: theirs.email,
+        phone: theirs.phone ?? null,
+        updated_at: at,
+      })
+      .execute();
+  }
+  return outcome;
+}

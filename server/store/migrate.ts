@@ -13,6 +13,7 @@ import { orderTransitions } from "./migrations/0010-order-transitions.ts";
 import { testPayments } from "./migrations/0011-test-payments.ts";
 import { orderPayments } from "./migrations/0012-order-payments.ts";
 import { subscriptionPayments } from "./migrations/0013-subscription-payments.ts";
+import { accounts } from "./migrations/0014-accounts.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   "0011-test-payments": testPayments,
   "0012-order-payments": orderPayments,
   "0013-subscription-payments": subscriptionPayments,
+  "0014-accounts": accounts,
 };
 
 /**

@@ -70,7 +70,12 @@ export interface OrderRepository {
    * prepare gave, if any, are written, and the cart is emptied, or nothing is.
    * The idempotency key makes a second post with the same key return the first order.
    */
-  place<R>(cartId: string, idempotencyKey: string, prepare: PrepareOrder<R>): Promise<PlaceResult<R>>;
+  place<R>(
+    cartId: string,
+    idempotencyKey: string,
+    prepare: PrepareOrder<R>,
+    options?: { accountId?: string },
+  ): Promise<PlaceResult<R>>;
   /** An order of this cart; undefined for an unknown id or someone else's order. */
   find(orderId: number, cartId: string): Promise<Order | undefined>;
   /**
@@ -78,6 +83,22 @@ export interface OrderRepository {
    * never for a page: a page shows an order only to its cart (find).
    */
   get(orderId: number): Promise<Order | undefined>;
+  /** An order of this account; undefined for an unknown id or another's order. */
+  findForAccount(orderId: number, accountId: string): Promise<Order | undefined>;
+  /** The account's orders, newest first, with when they were paid and shipped. */
+  listForAccount(accountId: string): Promise<OrderSummary[]>;
+}
+
+export interface OrderSummary {
+  id: number;
+  status: string;
+  createdAt: string;
+  totalCents: number;
+  country: string;
+  production: { min: number; max: number };
+  /** When the payment was received (the transition to paid), if it was. */
+  paidAt: string | undefined;
+  shippedAt: string | undefined;
 }
 
 async function orderWithKey(db: Kysely<Schema>, key: string) {
@@ -90,7 +111,7 @@ async function orderWithKey(db: Kysely<Schema>, key: string) {
 
 export function orderRepository(db: Kysely<Schema>): OrderRepository {
   return {
-    async place(cartId, idempotencyKey, prepare) {
+    async place(cartId, idempotencyKey, prepare, options = {}) {
       const at = new Date().toISOString();
       try {
         return await db.transaction().execute(async (trx) => {
@@ -130,6 +151,7 @@ export function orderRepository(db: Kysely<Schema>): OrderRepository {
               production_min_days: draft.production.min,
               production_max_days: draft.production.max,
               created_at: at,
+              account_id: options.accountId ?? null,
             })
             .returning("id")
             .executeTakeFirstOrThrow();
@@ -166,16 +188,60 @@ export function orderRepository(db: Kysely<Schema>): OrderRepository {
       }
     },
 
-    find: (orderId, cartId) => readOrder(db, orderId, cartId),
+    find: (orderId, cartId) => readOrder(db, orderId, { cartId }),
     get: (orderId) => readOrder(db, orderId),
+    findForAccount: (orderId, accountId) => readOrder(db, orderId, { accountId }),
+
+    async listForAccount(accountId) {
+      const rows = await db
+        .selectFrom("orders")
+        .select([
+          "id",
+          "status",
+          "created_at",
+          "total_cents",
+          "country",
+          "production_min_days",
+          "production_max_days",
+        ])
+        .where("account_id", "=", accountId)
+        .orderBy("id", "desc")
+        .execute();
+      const ids = rows.map((row) => Number(row.id));
+      const moments = ids.length
+        ? await db
+            .selectFrom("order_transitions")
+            .select(["order_id", "to_status", "at"])
+            .where("order_id", "in", ids)
+            .where("to_status", "in", ["paid", "shipped"])
+            .execute()
+        : [];
+      const when = (id: number, status: string) =>
+        moments.find((m) => Number(m.order_id) === id && m.to_status === status)?.at;
+      return rows.map((row) => ({
+        id: Number(row.id),
+        status: row.status,
+        createdAt: row.created_at,
+        totalCents: Number(row.total_cents),
+        country: row.country,
+        production: { min: Number(row.production_min_days), max: Number(row.production_max_days) },
+        paidAt: when(Number(row.id), "paid"),
+        shippedAt: when(Number(row.id), "shipped"),
+      }));
+    },
   };
 }
 
-/** The order with its lines; with `cartId`, only when that cart placed it. */
-async function readOrder(db: Kysely<Schema>, orderId: number, cartId?: string): Promise<Order | undefined> {
+/** The order with its lines; with `cartId` or `accountId`, only when that cart placed it or the account holds it. */
+async function readOrder(
+  db: Kysely<Schema>,
+  orderId: number,
+  owner: { cartId?: string; accountId?: string } = {},
+): Promise<Order | undefined> {
   if (!Number.isSafeInteger(orderId)) return undefined;
   let query = db.selectFrom("orders").selectAll().where("id", "=", orderId);
-  if (cartId !== undefined) query = query.where("cart_id", "=", cartId);
+  if (owner.cartId !== undefined) query = query.where("cart_id", "=", owner.cartId);
+  if (owner.accountId !== undefined) query = query.where("account_id", "=", owner.accountId);
   const row = await query.executeTakeFirst();
   if (!row || !isDeliveryCountry(row.country)) return undefined;
   const lines = await db

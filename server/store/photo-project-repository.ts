@@ -29,6 +29,8 @@ export interface PhotoProjectRepository {
   touch(id: string, at?: Date): Promise<void>;
   /** How many projects this shopper has (for the cap in upload-limits.ts). */
   countByOwner(ownerId: string): Promise<number>;
+  /** This shopper's projects, the one changed last first (the account's photos page). */
+  listByOwner(ownerId: string): Promise<PhotoProject[]>;
   /** Which of these projects an order holds: their photos are needed for production and stay. */
   ordered(ids: readonly string[]): Promise<Set<string>>;
 }
@@ -95,6 +97,14 @@ export function photoProjectRepository(db: Kysely<Schema>): PhotoProjectReposito
         .where("owner_id", "=", ownerId)
         .executeTakeFirst();
       return Number(row?.n ?? 0);
+    },
+
+    async listByOwner(ownerId) {
+      const rows = await withCount()
+        .where("p.owner_id", "=", ownerId)
+        .orderBy("p.updated_at", "desc")
+        .execute();
+      return rows.map(fromRow);
     },
 
     async ordered(ids) {

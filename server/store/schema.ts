@@ -107,6 +107,8 @@ export interface OrdersTable {
   production_min_days: number;
   production_max_days: number;
   created_at: string;
+  /** The account it belongs to (migration 0014); null for an order without one */
+  account_id: string | null;
 }
 
 export interface OrderLinesTable {
@@ -212,15 +214,14 @@ export interface UploadsTable {
 
 export interface SubscriptionsTable {
   id: string;
+  /** The browser (shopper cookie) that confirmed it: its page is shown there */
   owner_id: string | null;
-  name: string;
-  email: string;
-  email_key: string;
+  /** Its subscriber (migration 0014); null once the account was deleted (kept for the books) */
+  account_id: string | null;
   plan_id: string;
   monthly_cents: number;
   offer_cents: number | null;
   offer_months: number | null;
-  password_hash: string;
   locale: string;
   /** A SubscriptionStatus (server/domain/subscription-lifecycle.ts) */
   status: Generated<string>;
@@ -230,15 +231,19 @@ export interface SubscriptionsTable {
   created_at: string;
 }
 
-/** A sign-up waiting for its address to be confirmed through the mailed link (migration 0013). */
-export interface SubscriptionSignupsTable {
+/**
+ * A sign-up waiting for its address to be confirmed through the mailed link (migrations
+ * 0013, 0014): for an account, with a plan for a subscription too, or made from an order.
+ */
+export interface SignupsTable {
   /** sha256 of the link's token, hex */
   token_hash: string;
   email: string;
   email_key: string;
   name: string;
-  plan_id: string;
-  monthly_cents: number;
+  /** The plan, for a subscription; null for an account alone */
+  plan_id: string | null;
+  monthly_cents: number | null;
   offer_cents: number | null;
   offer_months: number | null;
   password_hash: string;
@@ -248,6 +253,60 @@ export interface SubscriptionSignupsTable {
   used_at: string | null;
   /** The subscription the link made or found, once used */
   subscription_id: string | null;
+  /** The order "Bewaar je gegevens" came from: its address is saved, it joins the account */
+  order_id: number | null;
+  /** The account the link made or found, once used */
+  account_id: string | null;
+}
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  email_key: string;
+  name: string;
+  password_hash: string;
+  locale: string;
+  email_confirmed_at: string | null;
+  /** The shopper id its photos and projects carry */
+  owner_id: string;
+  cart_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A signed-in browser (migration 0014). */
+export interface SessionsTable {
+  /** sha256 of the session cookie's token, hex */
+  token_hash: string;
+  account_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** A single-use link for an account: a password reset, a new address (migration 0014). */
+export interface AccountTokensTable {
+  token_hash: string;
+  account_id: string;
+  purpose: string;
+  new_email: string | null;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** An account's delivery address (migration 0014). */
+export interface AddressesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  street: string;
+  postcode: string;
+  city: string;
+  country: string;
+  email: string;
+  phone: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface SubscriptionTransitionsTable {
@@ -291,7 +350,11 @@ export interface Schema {
   photo_projects: PhotoProjectsTable;
   uploads: UploadsTable;
   subscriptions: SubscriptionsTable;
-  subscription_signups: SubscriptionSignupsTable;
+  signups: SignupsTable;
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  account_tokens: AccountTokensTable;
+  addresses: AddressesTable;
   subscription_transitions: SubscriptionTransitionsTable;
   subscription_payments: SubscriptionPaymentsTable;
 }

@@ -288,6 +288,33 @@ describe("the subscription sign-up", () => {
   });
 });
 
+describe("an account", () => {
+  it("whose name is markup is shown it escaped on every page of its own, and the mails have it as typed", async () => {
+    const name = attacks.image + attacks.eta;
+    const email = "markup-account@example.nl";
+    const browser = await browserOn("/account/aanmaken");
+    const refused = await browser.form("/account/aanmaken", { name, email: attacks.script, password: "x" });
+    expect(refused.statusCode).toBe(422);
+    expectEscaped(refused.body, [name, attacks.script], "account form 422");
+
+    const password = "Zomer aan zee 2026!";
+    await browser.form("/account/aanmaken", { name, email, password, passwordConfirm: password });
+    const [mail] = await outbox(email);
+    expectTextMail(mail as NonNullable<typeof mail>, [name]);
+    const link = new URL(/http\S+\/account\/bevestigen\/\S+/.exec(mail?.text_body ?? "")?.[0] ?? "").pathname;
+    expectEscaped((await browser.get(link)).body, [name], "account link's page");
+    await browser.form(link, {});
+    expectEscaped((await browser.get("/account")).body, [name], "account page");
+    const signIn = await browserOn("/inloggen");
+    const wrong = await signIn.form("/inloggen", {
+      email: attacks.doubleQuote,
+      password: attacks.singleQuote,
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.body).not.toContain(escaped(attacks.singleQuote));
+  });
+});
+
 describe("the pattern library's forms", () => {
   const library = "/patroonbibliotheek";
 

@@ -12,7 +12,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { limitKey, redisNameSpace, sharedCounters } from "../../server/http/shared-counters.ts";
 import { type Database, openDatabase } from "../../server/store/database.ts";
 import { migrateToLatest } from "../../server/store/migrate.ts";
+import { signedUp, signIn } from "../support/accounts.ts";
 import { type TestShop, testSecret, testShop } from "../support/app.ts";
+import { BrowserSession } from "../support/browser-session.ts";
 
 /**
  * CI sets TEST_REDIS_URL (.ci/run starts Redis when it is down). Without it the tests still
@@ -102,9 +104,11 @@ afterEach(async () => {
 async function twoInstances(env: Record<string, string>): Promise<[TestShop, TestShop]> {
   const database = await sharedDatabase();
   cleanups.push(database.cleanup);
-  const a = await testShop({ database: database.open(), env });
+  // The sign-in back-off's waits are not sat out.
+  const sleep = async () => {};
+  const a = await testShop({ database: database.open(), env, sleep });
   opened.push(a);
-  const b = await testShop({ database: database.open(), env });
+  const b = await testShop({ database: database.open(), env, sleep });
   opened.push(b);
   return [a, b];
 }
@@ -188,6 +192,28 @@ describe("two instances of the shop sharing one Redis", () => {
       remoteAddress: "192.0.2.7",
     });
     expect(other.statusCode).toBe(200);
+  });
+});
+
+describe("an account on two instances sharing one Redis and one database", () => {
+  it("its failed sign-ins count together, and signing out everywhere through one ends the session on the other", async () => {
+    const [a, b] = await twoInstances({ REDIS_URL: shopRedisUrl().url, SIGNUP_RATE_LIMIT: "1000" });
+    const onA = await signedUp(a.app, a.database.db, { email: "anna@example.nl" });
+    for (let i = 0; i < 10; i++) {
+      const through = i % 2 ? b : a;
+      expect((await signIn(through.app, "anna@example.nl", `Fout wachtwoord ${i}!`)).res.statusCode).toBe(
+        422,
+      );
+    }
+    expect((await signIn(a.app, "anna@example.nl")).res.statusCode).toBe(429);
+    expect((await signIn(b.app, "anna@example.nl")).res.statusCode).toBe(429);
+
+    // The session made through A holds on B: the same cookie, the same database.
+    const onB = new BrowserSession(b.app);
+    onB.adopt(onA);
+    expect((await onB.get("/account")).statusCode).toBe(200);
+    await onB.form("/account/overal-uitloggen", {});
+    expect((await onA.get("/account")).statusCode).toBe(303);
   });
 });
 

@@ -52,10 +52,16 @@ function outline(res: LightMyRequestResponse) {
 }
 
 const db = () => shop.database.db;
+/** An address's account with its subscription. */
 const subscriptionsOf = (key: string) =>
-  db().selectFrom("subscriptions").selectAll().where("email_key", "=", key).execute();
+  db()
+    .selectFrom("subscriptions")
+    .innerJoin("accounts", "accounts.id", "subscriptions.account_id")
+    .selectAll("accounts")
+    .where("accounts.email_key", "=", key)
+    .execute();
 const signupsOf = (key: string) =>
-  db().selectFrom("subscription_signups").selectAll().where("email_key", "=", key).execute();
+  db().selectFrom("signups").selectAll().where("email_key", "=", key).execute();
 const mailsOfKind = (kind: string) =>
   db().selectFrom("outbox").selectAll().where("kind", "=", kind).execute();
 

@@ -158,14 +158,16 @@ describe("signing up", () => {
     );
 
     // Nothing is a subscription until the address is confirmed.
-    const subscriptions = await shop.database.db
-      .selectFrom("subscriptions")
-      .selectAll()
-      .where("email_key", "=", "bea@example.nl")
-      .execute();
-    expect(subscriptions).toEqual([]);
+    expect(
+      await shop.database.db
+        .selectFrom("accounts")
+        .selectAll()
+        .where("email_key", "=", "bea@example.nl")
+        .execute(),
+    ).toEqual([]);
+    expect(await shop.database.db.selectFrom("subscriptions").selectAll().execute()).toEqual([]);
     const row = await shop.database.db
-      .selectFrom("subscription_signups")
+      .selectFrom("signups")
       .selectAll()
       .where("email_key", "=", "bea@example.nl")
       .executeTakeFirstOrThrow();
@@ -311,7 +313,7 @@ describe("signing up many times from one client", () => {
       expect(html).toMatch(/id="subscription-email"[^>]*value="f3@example\.nl"/);
       expect(html).toContain('<option value="premium" selected>');
       const stored = await limited.database.db
-        .selectFrom("subscriptions")
+        .selectFrom("signups")
         .select("email")
         .where("email", "=", "f3@example.nl")
         .execute();

@@ -36,6 +36,8 @@ export async function testShop(
     /** The shop's clock, for pages that depend on the time (delivery times). */
     now?: () => Date;
     mailQueued?: () => void;
+    /** How the shop waits before a slowed answer: a test counts the waits instead of sitting them out. */
+    sleep?: (ms: number) => Promise<void>;
     /** A database the test opened itself (PostgreSQL, say), already migrated; closed with the shop. */
     database?: Database;
     /**
@@ -60,6 +62,7 @@ export async function testShop(
     logger: options.logger ?? false,
     now: options.now,
     mailQueued: options.mailQueued,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
     views: options.views,
     templateErrors: options.templateErrors,
   });

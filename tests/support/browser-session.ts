@@ -11,6 +11,12 @@ export class BrowserSession {
 
   constructor(private readonly app: FastifyInstance) {}
 
+  /** Takes another browser's cookies and token, as one browser talking to another instance of the shop. */
+  adopt(other: BrowserSession): void {
+    this.cookies = new Map(other.cookies);
+    this.token = other.token;
+  }
+
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }

@@ -428,7 +428,7 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
     await confirmedAt(overdue.id, new Date(now.getTime() - dayMs - 1000));
     await confirmedAt(recent.id, new Date(now.getTime() - dayMs + 1000));
     await database.db
-      .updateTable("subscription_signups")
+      .updateTable("signups")
       .set({ created_at: justOlder(1).toISOString() })
       .execute();
     let queued = 0;
@@ -448,7 +448,7 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
         },
       });
     const result = await run();
-    expect(result.counts).toMatchObject({ unpaidSubscriptions: 1, subscriptionSignups: 2 });
+    expect(result.counts).toMatchObject({ unpaidSubscriptions: 1, signups: 2 });
     expect((await subscriptions.get(overdue.id))?.status).toBe("expired");
     expect((await subscriptions.get(recent.id))?.status).toBe("awaiting_payment");
     const mails = await database.db
@@ -462,7 +462,7 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
     expect(mails[0]?.text_body).toContain("Hallo Olga,");
     expect(queued).toBe(1);
     // The next run finds nothing more to do.
-    expect((await run()).counts).toMatchObject({ unpaidSubscriptions: 0, subscriptionSignups: 0 });
+    expect((await run()).counts).toMatchObject({ unpaidSubscriptions: 0, signups: 0 });
   });
 
   it("counts nothing twice when two runs start at once", async () => {
@@ -524,7 +524,8 @@ describe.each(testDatabases().filter((t) => t.name === "postgres"))(
           analyticsEvents: 0,
           unpaidOrders: 0,
           unpaidSubscriptions: 0,
-          subscriptionSignups: 0,
+          signups: 0,
+          endedSessions: 0,
           testPayments: 0,
         },
         failed: [],

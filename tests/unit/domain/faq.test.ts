@@ -43,7 +43,7 @@ describe("the FAQ content files", () => {
     ]);
     expect(faq.topicBySlug("de", "lieferung")?.id).toBe("delivery");
     expect(faq.topicById("nl", "delivery")?.slug).toBe("levering");
-    expect(faq.linkedRoutes().sort()).toEqual(["contact", "deliveryTimes", "home"]);
+    expect(faq.linkedRoutes().sort()).toEqual(["contact", "deliveryTimes", "home", "privacy", "signIn"]);
   });
 
   it("refuse a German file whose questions differ from the Dutch one, naming the file", () => {

@@ -38,6 +38,7 @@ const table: Array<[SubscriptionStatus, SubscriptionEventType, string]> = [
   ["awaiting_payment", "payment_expired", "= awaiting_payment"],
   ["awaiting_payment", "unpaid_expired", "→ expired"],
   ["awaiting_payment", "restarted", "= awaiting_payment"],
+  ["awaiting_payment", "cancelled", "→ cancelled"],
 
   ["active", "payment_paid", "= active"],
   ["active", "payment_failed", "= active"],
@@ -45,6 +46,7 @@ const table: Array<[SubscriptionStatus, SubscriptionEventType, string]> = [
   ["active", "payment_expired", "= active"],
   ["active", "unpaid_expired", "refused"],
   ["active", "restarted", "refused"],
+  ["active", "cancelled", "→ cancelled"],
 
   ["expired", "payment_paid", "refused"],
   ["expired", "payment_failed", "= expired"],
@@ -52,6 +54,15 @@ const table: Array<[SubscriptionStatus, SubscriptionEventType, string]> = [
   ["expired", "payment_expired", "= expired"],
   ["expired", "unpaid_expired", "= expired"],
   ["expired", "restarted", "→ awaiting_payment"],
+  ["expired", "cancelled", "refused"],
+
+  ["cancelled", "payment_paid", "refused"],
+  ["cancelled", "payment_failed", "= cancelled"],
+  ["cancelled", "payment_cancelled", "= cancelled"],
+  ["cancelled", "payment_expired", "= cancelled"],
+  ["cancelled", "unpaid_expired", "refused"],
+  ["cancelled", "restarted", "→ awaiting_payment"],
+  ["cancelled", "cancelled", "= cancelled"],
 ];
 
 describe("a subscription's life", () => {
@@ -62,7 +73,7 @@ describe("a subscription's life", () => {
     );
     expect(new Set(pairs).size).toBe(table.length);
     expect([...pairs].sort()).toEqual([...all].sort());
-    expect(table).toHaveLength(3 * 6);
+    expect(table).toHaveLength(4 * 7);
   });
 
   it.each(table)("a subscription %s given %s: %s", (status, type, expected) => {
@@ -78,16 +89,18 @@ describe("a subscription's life", () => {
     }
   });
 
-  it("refuses money for an expired sign-up with a reason that asks for a refund and names the payment", () => {
-    const result = applySubscriptionEvent("expired", { type: "payment_paid", paymentId: "tr_late" });
-    expect(result).toEqual({ ok: false, reason: expect.stringContaining("tr_late") });
-    if (!result.ok) expect(result.reason).toContain("refund");
+  it("refuses money for an expired or cancelled sign-up with a reason that asks for a refund and names the payment", () => {
+    for (const status of ["expired", "cancelled"] as const) {
+      const result = applySubscriptionEvent(status, { type: "payment_paid", paymentId: "tr_late" });
+      expect(result).toEqual({ ok: false, reason: expect.stringContaining("tr_late") });
+      if (!result.ok) expect(result.reason).toContain("refund");
+    }
   });
 
   it("only a subscription awaiting payment can be paid; statuses outside the list are not statuses", () => {
     expect(subscriptionStatuses.filter(subscriptionAwaitsPayment)).toEqual(["awaiting_payment"]);
     expect(isSubscriptionStatus("active")).toBe(true);
-    expect(isSubscriptionStatus("cancelled")).toBe(false);
+    expect(isSubscriptionStatus("paused")).toBe(false);
   });
 });
 

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from "fastify";
+import { subscriptionAwaitsPayment } from "../domain/subscription-lifecycle.ts";
+import { requireAccount } from "../http/account-guard.ts";
+import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
+import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { Services } from "../http/services.ts";
+import { mailDate } from "../mail/order-confirmation.ts";
+import { priceText } from "./subscription-payment.ts";
+
+/**
+ * "Mijn abonnement": the account's subscription, its plan, status and paid period, the way to
+ * its payment page, and cancelling it. A paid month runs to its end; monthly payments do not
+ * exist yet, so cancelling stops nothing that would be taken.
+ */
+export function accountSubscriptionRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+  const { i18n, subscriptions } = services;
+
+  localizedRoute(app, i18n.routes, live, "accountSubscription", "GET", async (request, reply) => {
+    const session = await requireAccount(services, request, reply);
+    if (!session) return reply;
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const subscription = await subscriptions.forAccount(session.account.id);
+    const flash = takeFlash<string>(request, reply, "account-subscription");
+    const cancellable =
+      subscription && (subscription.status === "active" || subscriptionAwaitsPayment(subscription.status));
+    return reply.page(
+      "pages/account-subscription",
+      {
+        title: t("account.subscription.title"),
+        notice: flash === "cancelled" ? t("account.subscription.cancelled") : undefined,
+        subscription: subscription && {
+          plan: t(`subscription.plans.${subscription.planId}.name`),
+          price: priceText(t, subscription, locale),
+          status: t(`subscriptionPayment.status.${subscription.status}`),
+          paidUntil: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : undefined,
+          statusHref: i18n.routes.pathFor("subscriptionStatus", locale, { subscription: subscription.id }),
+          cancel: cancellable
+            ? subscription.paidUntil
+              ? t("account.subscription.cancelHint", { date: mailDate(subscription.paidUntil, locale) })
+              : t("account.subscription.cancelUnpaidHint")
+            : undefined,
+        },
+      },
+      { noindex: true },
+    );
+  });
+
+  localizedRoute(app, i18n.routes, live, "accountSubscription", "POST", async (request, reply) => {
+    const session = await requireAccount(services, request, reply);
+    if (!session) return reply;
+    const subscription = await subscriptions.forAccount(session.account.id);
+    if (subscription) {
+      const result = await subscriptions.applyEvent(subscription.id, { type: "cancelled" }, services.now());
+      if (result.kind === "changed") writeFlash(reply, "account-subscription", "cancelled");
+    }
+    return reply.redirect(i18n.routes.pathFor("accountSubscription", request.locale), 303);
+  });
+}

@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { eraseAccount, exportAccount } from "../accounts/account-data.ts";
+import { signOutBrowser } from "../accounts/browser-session.ts";
+import { verifyPassword } from "../domain/password-hash.ts";
+import { accountDeleteForm } from "../forms/account-forms.ts";
+import type { FieldError } from "../forms/form.ts";
+import { requireAccount } from "../http/account-guard.ts";
+import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { Services } from "../http/services.ts";
+import { lookup } from "../i18n/translate.ts";
+import { accountDeletedMail } from "../mail/account-mails.ts";
+
+/**
+ * Privacy: the shop's statement for everyone, and for an account its data to download and
+ * the way to delete it (server/accounts/account-data.ts), with its password as the proof.
+ */
+export function privacyRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+  const { i18n, config } = services;
+
+  localizedRoute(app, i18n.routes, live, "privacy", "GET", async (request, reply) => {
+    const t = i18n.t[request.locale];
+    const group = lookup(i18n.messages[request.locale], "privacyStatement.sections");
+    const sections = group && typeof group === "object" ? Object.keys(group) : [];
+    return reply.page(
+      "pages/privacy",
+      {
+        title: t("privacyStatement.title"),
+        description: t("privacyStatement.description"),
+        sections: sections.map((key) => ({
+          heading: t(`privacyStatement.sections.${key}.heading`),
+          text: t(`privacyStatement.sections.${key}.text`, { email: config.supportEmail }),
+        })),
+      },
+      { cacheable: true },
+    );
+  });
+
+  const showPrivacy = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    errors: FieldError[] = [],
+    problem?: string,
+    status = 200,
+  ) => {
+    const t = i18n.t[request.locale];
+    return reply.page(
+      "pages/account-privacy",
+      {
+        title: t("account.privacy.title"),
+        accountForm: {
+          form: accountDeleteForm,
+          action: i18n.routes.pathFor("accountDelete", request.locale),
+          values: {},
+          errors,
+          submit: t("account.privacy.deleteSubmit"),
+          notice: problem,
+        },
+      },
+      { status, noindex: true },
+    );
+  };
+
+  localizedRoute(app, i18n.routes, live, "accountPrivacy", "GET", async (request, reply) => {
+    const session = await requireAccount(services, request, reply);
+    if (!session) return reply;
+    return showPrivacy(request, reply);
+  });
+
+  localizedRoute(app, i18n.routes, live, "accountExport", "GET", async (request, reply) => {
+    const session = await requireAccount(services, request, reply);
+    if (!session) return reply;
+    const data = await exportAccount(services, session.account);
+    const name = request.locale === "de" ? "fotohoek-meine-daten.json" : "fotohoek-mijn-gegevens.json";
+    reply.header("content-disposition", `attachment; filename="${name}"`);
+    return reply.type("application/json; charset=utf-8").send(JSON.stringify(data, null, 2));
+  });
+
+  // A refused deletion shows this address; a visit (the language switcher) lands on the page.
+  localizedRoute(app, i18n.routes, live, "accountDelete", "GET", async (request, reply) =>
+    reply.redirect(i18n.routes.pathFor("accountPrivacy", request.locale), 303),
+  );
+
+  localizedRoute(app, i18n.routes, live, "accountDelete", "POST", async (request, reply) => {
+    const session = await requireAccount(services, request, reply);
+    if (!session) return reply;
+    const locale = request.locale;
+    const t = i18n.t[locale];
+    const values = accountDeleteForm.values(request.body);
+    let errors = await accountDeleteForm.validate(values, t, undefined, locale);
+    if (
+      errors.length === 0 &&
+      !(await verifyPassword(values.currentPassword ?? "", session.account.passwordHash))
+    ) {
+      errors = [{ field: "currentPassword", message: t("account.settings.wrongPassword") }];
+    }
+    if (errors.length > 0) return showPrivacy(request, reply, errors, undefined, 422);
+    const goodbye = accountDeletedMail(t, locale, session.account, config.supportEmail);
+    const result = await eraseAccount(services, session.account, goodbye, request.log);
+    if (result.kind === "blocked") {
+      return showPrivacy(
+        request,
+        reply,
+        [],
+        t("account.privacy.deleteBlocked", { number: result.orderNumber }),
+        409,
+      );
+    }
+    // The sessions went with the account; the browser's cookies go too.
+    await signOutBrowser(services, request, reply);
+    return reply.page(
+      "pages/link-problem",
+      {
+        title: t("account.privacy.deletedTitle"),
+        heading: t("account.privacy.deletedTitle"),
+        message: t("account.privacy.deleted"),
+        action: { href: i18n.routes.pathFor("home", locale), text: t("cart.continueShopping") },
+      },
+      { noindex: true },
+    );
+  });
+}
