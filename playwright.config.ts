@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 import { findChromium } from "./scripts/find-chromium.mjs";
+import { tabletMaxWidth } from "./server/domain/breakpoints.ts";
 import type { ShopOptions } from "./tests/e2e/fixtures.ts";
 
 const ci = Boolean(process.env.CI);
@@ -40,7 +41,7 @@ const widths = [375, 600, 1280] as const;
 const scriptModes = ["on", "off"] as const;
 type Scripts = (typeof scriptModes)[number];
 /** The tabs' breakpoint: at or below 725 px the subscription page's tabs are an accordion. */
-const tabsBreakpoint = 725;
+const tabsBreakpoint = tabletMaxWidth;
 type Width = (typeof widths)[number] | typeof tabsBreakpoint;
 
 /**

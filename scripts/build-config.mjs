@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
@@ -33,7 +33,7 @@ export function esbuildOptions({ production }) {
     logLevel: "warning",
     // Images and fonts referenced from CSS live in static/ and are served as they are.
     external: ["/static/*"],
-    plugins: [browserContracts({ production })],
+    plugins: [browserContracts({ production }), namedMedia],
   };
 }
 
@@ -90,6 +90,39 @@ export const browserContracts = ({ production }) => ({
     });
   },
 });
+
+/**
+ * Style sheets name the shop's screen widths (`@media (--desktop)`); the widths themselves
+ * live once, in server/domain/breakpoints.ts, which the islands and the server read too.
+ */
+export const namedMedia = {
+  name: "named-media",
+  setup(build) {
+    let fill;
+    build.onStart(async () => {
+      const { outputFiles } = await esbuild.build({
+        entryPoints: [resolve(root, "server/domain/breakpoints.ts")],
+        bundle: true,
+        format: "esm",
+        write: false,
+        logLevel: "silent",
+      });
+      const source = Buffer.from(outputFiles[0].contents).toString("base64");
+      ({ fillCustomMedia: fill } = await import(`data:text/javascript;base64,${source}`));
+    });
+    build.onLoad({ filter: /\.css$/ }, (args) => {
+      try {
+        return {
+          contents: fill(readFileSync(args.path, "utf8"), relative(root, args.path)),
+          loader: "css",
+          watchFiles: [resolve(root, "server/domain/breakpoints.ts")],
+        };
+      } catch (error) {
+        return { errors: [{ text: error.message }] };
+      }
+    });
+  },
+};
 
 export function cleanOutdir() {
   rmSync(outdir, { recursive: true, force: true });

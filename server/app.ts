@@ -14,25 +14,26 @@ import type { Catalogue } from "./domain/catalogue.ts";
 import { deliveryTimes } from "./domain/delivery-overview.ts";
 import { parseCutOff } from "./domain/delivery-times.ts";
 import { type Faq, loadFaq } from "./domain/faq.ts";
-import { analyticsCounters } from "./http/analytics-counters.ts";
-import { assetResolver, loadManifest } from "./http/assets.ts";
-import { clientLimits } from "./http/client-limits.ts";
-import { frameworkErrors, registerErrorPages } from "./http/errors.ts";
-import { registerFunnelCounting } from "./http/funnel-counting.ts";
+import { analyticsCounters } from "./http/analytics/analytics-counters.ts";
+import { registerFunnelCounting } from "./http/analytics/funnel-counting.ts";
+import { registerPrivateCaching } from "./http/caching/private-caching.ts";
+import { readyAnswers } from "./http/caching/ready-answers.ts";
 import { registerGracefulClose } from "./http/graceful-close.ts";
-import type { LiveRoutes } from "./http/localized-routes.ts";
+import { clientLimits } from "./http/limits/client-limits.ts";
+import { sharedCounters } from "./http/limits/shared-counters.ts";
+import { localizedRoutes } from "./http/localized-routes.ts";
 import { multipartOptions } from "./http/multipart-form.ts";
-import { registerPages } from "./http/pages.ts";
-import { registerPrivateCaching } from "./http/private-caching.ts";
-import { productLinks } from "./http/product-links.ts";
-import { readyAnswers } from "./http/ready-answers.ts";
-import { applyMethodOverride, registerSecurity } from "./http/security.ts";
+import { assetResolver, loadManifest } from "./http/rendering/assets.ts";
+import { frameworkErrors, registerErrorPages } from "./http/rendering/error-pages.ts";
+import { registerPages } from "./http/rendering/pages.ts";
+import { productLinks } from "./http/rendering/product-links.ts";
+import { registerCartErrorPage } from "./http/rendering/store-error-page.ts";
+import { checkPartials, type TemplateErrorMode } from "./http/rendering/template-contracts.ts";
+import { registerSecurity } from "./http/security/headers.ts";
+import { applyMethodOverride } from "./http/security/method-override.ts";
+import { registerSignedIn } from "./http/security/signed-in.ts";
+import { trustProxyOption } from "./http/security/trusted-proxies.ts";
 import type { Services } from "./http/services.ts";
-import { sharedCounters } from "./http/shared-counters.ts";
-import { registerSignedIn } from "./http/signed-in.ts";
-import { registerCartErrorPage } from "./http/store-errors.ts";
-import { checkPartials, type TemplateErrorMode } from "./http/template-contracts.ts";
-import { trustProxyOption } from "./http/trusted-proxies.ts";
 import { createI18n, loadMessages } from "./i18n/index.ts";
 import { scheduleCleanUp } from "./jobs/clean-up.ts";
 import { paymentProvider } from "./payments/index.ts";
@@ -278,15 +279,15 @@ export async function buildApp({
     production: !config.development,
   });
 
-  const live: LiveRoutes = new Set();
-  registerPages(app, services, live);
+  const routes = localizedRoutes(i18n.routes);
+  registerPages(app, services, routes.live);
   registerErrorPages(app, services);
 
   healthRoutes(app, services);
   viewerFrameRoutes(app, services);
-  homeRoutes(app, services, live);
-  catalogueRoutes(app, services, live);
-  const productPages = productRoutes(app, services, live);
+  homeRoutes(app, services, routes);
+  catalogueRoutes(app, services, routes);
+  const productPages = productRoutes(app, services, routes);
   // Two photo decodes at once per instance, one libvips thread each; the rest wait their turn.
   const intake = photoIntake(services.uploads, services.photoStorage, {
     maxPixels: config.uploadMaxPixels,
@@ -296,37 +297,37 @@ export async function buildApp({
   let projectCart: ReturnType<typeof editorRoutes> | undefined;
   await app.register(async (withFiles) => {
     await withFiles.register(fastifyMultipart, multipartOptions);
-    projectCart = editorRoutes(withFiles, services, live, intake);
-    uploadRoutes(withFiles, services, live, intake);
+    projectCart = editorRoutes(withFiles, services, routes, intake);
+    uploadRoutes(withFiles, services, routes, intake);
   });
   // The cart and checkout in a scope of their own: a failing database there gets its own page.
   await app.register(async (checkout) => {
     registerCartErrorPage(checkout, services);
-    cartRoutes(checkout, services, live, productPages, projectCart);
-    cartAddressRoutes(checkout, services, live);
-    cartOverviewRoutes(checkout, services, live);
-    orderConfirmationRoutes(checkout, services, live);
+    cartRoutes(checkout, services, routes, productPages, projectCart);
+    cartAddressRoutes(checkout, services, routes);
+    cartOverviewRoutes(checkout, services, routes);
+    orderConfirmationRoutes(checkout, services, routes);
   });
   // The built-in test provider's payment page, only when it is the provider: Mollie has its own.
-  if (services.payments.name === "test") testPaymentRoutes(app, services, live, services.payments);
-  subscriptionRoutes(app, services, live);
-  subscriptionPaymentRoutes(app, services, live);
-  signInRoutes(app, services, live);
-  accountCreateRoutes(app, services, live);
-  accountRoutes(app, services, live);
-  accountOrdersRoutes(app, services, live);
-  accountPhotosRoutes(app, services, live);
-  accountSubscriptionRoutes(app, services, live);
-  accountAddressesRoutes(app, services, live);
-  privacyRoutes(app, services, live);
-  remoteCheckRoutes(app, services, live);
-  await paymentWebhookRoutes(app, services, live);
-  customerServiceRoutes(app, services, live);
-  faqRoutes(app, services, live);
-  contactRoutes(app, services, live);
-  deliveryTimesRoutes(app, services, live);
-  searchRoutes(app, services, live);
-  patternRoutes(app, services, live, productPages);
+  if (services.payments.name === "test") testPaymentRoutes(app, services, routes, services.payments);
+  subscriptionRoutes(app, services, routes);
+  subscriptionPaymentRoutes(app, services, routes);
+  signInRoutes(app, services, routes);
+  accountCreateRoutes(app, services, routes);
+  accountRoutes(app, services, routes);
+  accountOrdersRoutes(app, services, routes);
+  accountPhotosRoutes(app, services, routes);
+  accountSubscriptionRoutes(app, services, routes);
+  accountAddressesRoutes(app, services, routes);
+  privacyRoutes(app, services, routes);
+  remoteCheckRoutes(app, services, routes);
+  await paymentWebhookRoutes(app, services, routes);
+  customerServiceRoutes(app, services, routes);
+  faqRoutes(app, services, routes);
+  contactRoutes(app, services, routes);
+  deliveryTimesRoutes(app, services, routes);
+  searchRoutes(app, services, routes);
+  patternRoutes(app, services, routes, productPages);
   await analyticsRoutes(app, services);
 
   return app;

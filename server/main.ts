@@ -1,7 +1,7 @@
 import { chmodSync } from "node:fs";
-import { buildApp } from "./app.ts";
 import { readConfig } from "./config.ts";
 import { loadCatalogue } from "./domain/catalogue.ts";
+import { loadPriceList, priceListPath } from "./domain/price-list.ts";
 import { createMailSender, type MailSender } from "./mail/sender.ts";
 import { mailTransport } from "./mail/transport.ts";
 import { openDatabase } from "./store/database.ts";
@@ -35,6 +35,13 @@ async function main(): Promise<void> {
   } catch (err) {
     return fail(`catalogue: ${describe(err)}`);
   }
+  try {
+    loadPriceList(priceListPath);
+  } catch (err) {
+    return fail(`prices: ${describe(err)}`);
+  }
+  // Loaded only now: the modules that price things read the price list as they load.
+  const { buildApp } = await import("./app.ts");
 
   // Everything under it is personal data (the database, mails, photos): the shop's user
   // only. Tightened on every start, which also covers files written before they were private.

@@ -1,11 +1,12 @@
+import { tabletQuery } from "../../server/domain/breakpoints.ts";
 import { type ProductSelection, selectionStore } from "../product/selection-store.ts";
 import { readProps } from "../runtime/props.ts";
 import type { AddToCartBarProps } from "./contract.ts";
 
 export { contract } from "./contract.ts";
 
-/** The bar is for small screens only: at or below the spec's 725 px breakpoint. */
-export const narrowQuery = "(max-width: 725px)";
+/** The bar is for small screens only: phones and tablets. */
+export const narrowQuery = tabletQuery;
 
 /** Inputs that bring up no on-screen keyboard. */
 const untyped = new Set("button submit reset checkbox radio range color file image hidden".split(" "));

@@ -4,7 +4,7 @@ import { type BrowserContract, contractProblem, type ShapeField, type ShapeType 
 /**
  * A hook's contract, declared once with zod: the parameters its partial takes and what its
  * island or behaviour reads from the element. The server checks a partial's parameters
- * when it renders (server/http/template-contracts.ts), the runtime checks the element when
+ * when it renders (server/http/rendering/template-contracts.ts), the runtime checks the element when
  * it mounts (contract-check.ts). zod stays on the server: the build replaces each
  * contract module with the compact `browser` shape computed here (scripts/build-config.mjs).
  */

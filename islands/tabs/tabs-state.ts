@@ -1,3 +1,4 @@
+import { tabletQuery } from "../../server/domain/breakpoints.ts";
 import { hashSlug, tabForHash } from "../../server/domain/tab-slug.ts";
 
 /** One panel as the server rendered it: its id (the label's slug), label and content. */
@@ -7,8 +8,8 @@ export interface TabSection {
   node: HTMLElement;
 }
 
-/** At or below this width the tabs act as an accordion (spec: 725 px). */
-export const accordionQuery = "(max-width: 725px)";
+/** At or below the tablet width the tabs act as an accordion. */
+export const accordionQuery = tabletQuery;
 
 /**
  * Where an address fragment points: the section whose label it names ("#Uploads",

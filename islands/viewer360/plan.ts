@@ -1,12 +1,8 @@
-import {
-  type FramePlan,
-  framePlan,
-  mobileMaxWidth,
-  tabletMaxWidth,
-} from "../../server/domain/viewer-frames.ts";
+import { phoneQuery, tabletQuery } from "../../server/domain/breakpoints.ts";
+import { type FramePlan, framePlan } from "../../server/domain/viewer-frames.ts";
 
-/** framePlan's breakpoints as media queries: at most 480 px is a phone, at most 725 px a tablet. */
-const breakpoints = [`(max-width: ${mobileMaxWidth}px)`, `(max-width: ${tabletMaxWidth}px)`];
+/** The widths at which framePlan changes its answer. */
+const breakpoints = [phoneQuery, tabletQuery];
 
 export function samePlan(a: FramePlan, b: FramePlan): boolean {
   return a.size === b.size && a.frames.length === b.frames.length;

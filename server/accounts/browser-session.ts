@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { maxQuantity } from "../forms/add-to-cart-form.ts";
-import { cartCookieName, readCartId, writeCartId } from "../http/cart-cookie.ts";
+import { cartCookieName, readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
+import { clearSessionCookie, writeSessionCookie } from "../http/cookies/session-cookie.ts";
+import { readShopperId, setShopperId, shopperCookieName } from "../http/cookies/shopper-cookie.ts";
 import type { Services } from "../http/services.ts";
-import { clearSessionCookie, writeSessionCookie } from "../http/session-cookie.ts";
-import { readShopperId, setShopperId, shopperCookieName } from "../http/shopper-cookie.ts";
 import type { Account } from "../store/account-repository.ts";
 import type { MergeOutcome } from "../store/cart-repository.ts";
 import { joinAccount } from "./browser-join.ts";

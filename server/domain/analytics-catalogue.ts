@@ -69,7 +69,7 @@ export const analyticsEventMeaning: Record<AnalyticsEventName, string> = {
 };
 
 /**
- * The funnel, counted by the server itself per day and language (server/http/analytics-counters.ts):
+ * The funnel, counted by the server itself per day and language (server/http/analytics/analytics-counters.ts):
  * it works without JavaScript and no blocker stops it. Browsers cannot send these names, so a
  * step is never counted twice; reports read the funnel from these counters only.
  */

@@ -1,5 +1,6 @@
 import type { Catalogue, Product, ProductSize } from "./catalogue.ts";
 import type { DeliveryCountry } from "./postcode.ts";
+import { priceList } from "./prices.ts";
 
 /**
  * What a cart costs: each line priced from the catalogue at the moment of looking, then
@@ -11,8 +12,8 @@ import type { DeliveryCountry } from "./postcode.ts";
 /** Standard VAT rates of the countries the shop delivers to, in percent. */
 export const vatRates: Record<DeliveryCountry, number> = { NL: 21, DE: 19 };
 
-/** Shipping costs per delivery country in cents. Sample values: the spec names none. */
-export const shippingCosts: Record<DeliveryCountry, number> = { NL: 495, DE: 695 };
+/** Shipping costs per delivery country in cents, from the editors' price list (content/prices.json). */
+export const shippingCosts: Record<DeliveryCountry, number> = priceList.shipping;
 
 export interface StoredLine {
   productId: string;

@@ -104,7 +104,7 @@ export class CatalogueError extends Error {
 }
 
 /** Where an entry sits, in words an editor can find in the file: products[3] "fotoboek-a4" > sizes[1] > priceCents */
-function describePath(data: unknown, path: readonly PropertyKey[]): string {
+export function describePath(data: unknown, path: readonly PropertyKey[]): string {
   const parts: string[] = [];
   let node: unknown = data;
   for (const key of path) {

@@ -1,3 +1,4 @@
+import { shopTimeZone } from "./shop-time-zone.ts";
 import {
   addDays,
   addWorkingDays,
@@ -36,9 +37,6 @@ export interface CutOff {
   hour: number;
   minute: number;
 }
-
-/** The shop's clock: production and the carrier's pick-up work on Dutch time (Germany shares it). */
-export const shopTimeZone = "Europe/Amsterdam";
 
 /**
  * Working days from dispatch to the door. PostNL delivers within the Netherlands the next

@@ -1,43 +1,19 @@
 /**
- * The photo subscription's plans. Sample data like every price in the shop (the spec
- * gives none); the words for each plan are in the locale files (subscription.plans.<id>).
- * Money is integer cents.
+ * The photo subscription's plans. Their prices are the editors' (content/prices.json);
+ * the words for each plan are in the locale files (subscription.plans.<id>). Money is
+ * integer cents.
  */
-export interface Plan {
-  id: string;
-  monthlyCents: number;
-  /** Photo storage in GB */
-  storageGb: number;
-  /** Free prints (10x15) per month */
-  printsPerMonth: number;
-  /** Discount on photo books, in percent */
-  photoBookDiscount: number;
-  /** An introductory price for the first months, offered until the end of the current month. */
-  offer?: { monthlyCents: number; months: number };
-}
 
-export const plans: readonly Plan[] = [
-  { id: "basis", monthlyCents: 299, storageGb: 50, printsPerMonth: 0, photoBookDiscount: 0 },
-  {
-    id: "plus",
-    monthlyCents: 599,
-    storageGb: 250,
-    printsPerMonth: 20,
-    photoBookDiscount: 10,
-    offer: { monthlyCents: 299, months: 3 },
-  },
-  {
-    id: "premium",
-    monthlyCents: 999,
-    storageGb: 1000,
-    printsPerMonth: 50,
-    photoBookDiscount: 20,
-    offer: { monthlyCents: 499, months: 3 },
-  },
-];
+import type { Plan } from "./price-list.ts";
+import { priceList } from "./prices.ts";
+import { shopTimeZone } from "./shop-time-zone.ts";
 
-/** The plan most shoppers pick: marked on the page and chosen in the form by default. */
-export const recommendedPlanId = "plus";
+export type { Plan };
+
+export const plans: readonly Plan[] = priceList.subscriptionPlans;
+
+/** The plan most shoppers pick (the price list marks exactly one): shown first-choice on the page and chosen in the form. */
+export const recommendedPlanId = plans.find((plan) => plan.recommended)?.id ?? "";
 
 export function planById(id: unknown): Plan | undefined {
   return plans.find((p) => p.id === id);
@@ -57,9 +33,9 @@ function offsetMinutes(instant: number, timeZone: string): number {
 
 /**
  * When this month's introductory offers end: midnight at the start of next month, shop
- * time (Europe/Amsterdam), whatever the server's own zone. Shown as "Nog 5 dagen geldig".
+ * time, whatever the server's own zone. Shown as "Nog 5 dagen geldig".
  */
-export function offerEndsAt(now: Date, timeZone = "Europe/Amsterdam"): Date {
+export function offerEndsAt(now: Date, timeZone = shopTimeZone): Date {
   // Intl's formatToParts is slow; the answer is the same from one moment until the month ends.
   const known = answers.get(timeZone);
   const t = now.getTime();

@@ -4,16 +4,14 @@
  * imports nothing from Node.
  */
 
+import { phoneMaxWidth, tabletMaxWidth } from "./breakpoints.ts";
+
 /** Square frame sizes in pixels: 320 for phones, 720 for everything wider. */
 export const frameSizes = [320, 720] as const;
 export type FrameSize = (typeof frameSizes)[number];
 
 /** Frames per front; frame n shows the product turned (n - 1) × 10 degrees. */
 export const frameCount = 36;
-
-/** The spec's breakpoints: at most 480 px wide is mobile, wider than 725 px is desktop. */
-export const mobileMaxWidth = 480;
-export const tabletMaxWidth = 725;
 
 export function isFrameSize(value: number): value is FrameSize {
   return (frameSizes as readonly number[]).includes(value);
@@ -45,7 +43,7 @@ export interface FramePlan {
  * bytes, and a finger cannot resolve 10-degree steps on a narrow image anyway.
  */
 export function framePlan(viewportWidth: number): FramePlan {
-  const size: FrameSize = viewportWidth <= mobileMaxWidth ? 320 : 720;
+  const size: FrameSize = viewportWidth <= phoneMaxWidth ? 320 : 720;
   const step = viewportWidth > tabletMaxWidth ? 1 : 2;
   const frames: number[] = [];
   for (let n = 1; n <= frameCount; n += step) frames.push(n);

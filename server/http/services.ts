@@ -19,9 +19,9 @@ import type { SignupRepository } from "../store/signup-repository.ts";
 import type { SubscriptionRepository } from "../store/subscription-repository.ts";
 import type { UploadRepository } from "../store/upload-repository.ts";
 import type { PhotoStorage } from "../uploads/photo-storage.ts";
-import type { AnalyticsCounters } from "./analytics-counters.ts";
-import type { ClientLimits } from "./client-limits.ts";
-import type { ProductLinks } from "./product-links.ts";
+import type { AnalyticsCounters } from "./analytics/analytics-counters.ts";
+import type { ClientLimits } from "./limits/client-limits.ts";
+import type { ProductLinks } from "./rendering/product-links.ts";
 
 /** What route modules get to work with; built once at start-up. */
 export interface Services {

@@ -3,7 +3,7 @@ import type { Retention } from "../config.ts";
 import { unpaidExpiryHours } from "../domain/order-lifecycle.ts";
 import { defaultSessionLifetimes, type SessionLifetimes } from "../domain/session-rules.ts";
 import { unpaidSubscriptionExpiryHours } from "../domain/subscription-lifecycle.ts";
-import { cartLifetimeSeconds } from "../http/cart-cookie.ts";
+import { cartLifetimeSeconds } from "../http/cookies/cart-cookie.ts";
 import { cartRepository } from "../store/cart-repository.ts";
 import { withCleanUpLock } from "../store/clean-up-lock.ts";
 import type { Database } from "../store/database.ts";

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { addressLines } from "../domain/delivery-address.ts";
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { requireAccount } from "../http/account-guard.ts";
-import { overClientLimit, retryText } from "../http/client-limits.ts";
-import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
+import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { requireAccount } from "../http/security/account-guard.ts";
 import type { Services } from "../http/services.ts";
 import { isRandomId } from "../store/random-id.ts";
 import type { Session } from "../store/session-repository.ts";
@@ -16,7 +16,12 @@ import { checkPostcode } from "./remote-checks.ts";
  * (cart-address.ts). Adding, changing and removing work without JavaScript; an address is
  * checked as the checkout checks it (the same form, the same postcode rule).
  */
-export function accountAddressesRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function accountAddressesRoutes(
+  app: FastifyInstance,
+  services: Services,
+  routes: LocalizedRoutes,
+): void {
+  const route = routes.on(app);
   const { i18n, addressBook } = services;
   const listPath = (request: FastifyRequest) => i18n.routes.pathFor("accountAddresses", request.locale);
 
@@ -67,13 +72,13 @@ export function accountAddressesRoutes(app: FastifyInstance, services: Services,
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "accountAddresses", "GET", async (request, reply) => {
+  route("accountAddresses", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     return showList(request, reply, session);
   });
 
-  localizedRoute(app, i18n.routes, live, "accountAddresses", "POST", async (request, reply) => {
+  route("accountAddresses", "POST", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const t = i18n.t[request.locale];
@@ -122,7 +127,7 @@ export function accountAddressesRoutes(app: FastifyInstance, services: Services,
     return isRandomId(address) ? addressBook.get(session.account.id, address) : Promise.resolve(undefined);
   };
 
-  localizedRoute(app, i18n.routes, live, "accountAddress", "GET", async (request, reply) => {
+  route("accountAddress", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const address = await ownAddress(session, request);
@@ -130,7 +135,7 @@ export function accountAddressesRoutes(app: FastifyInstance, services: Services,
     return showEdit(request, reply, address.id, addressValues(address, request.locale));
   });
 
-  localizedRoute(app, i18n.routes, live, "accountAddress", "POST", async (request, reply) => {
+  route("accountAddress", "POST", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const address = await ownAddress(session, request);
@@ -143,7 +148,7 @@ export function accountAddressesRoutes(app: FastifyInstance, services: Services,
     return reply.redirect(listPath(request), 303);
   });
 
-  localizedRoute(app, i18n.routes, live, "accountAddressRemove", "POST", async (request, reply) => {
+  route("accountAddressRemove", "POST", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const address = await ownAddress(session, request);

@@ -4,13 +4,13 @@ import { orderNumber } from "../domain/order-number.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { accountCreateForm } from "../forms/account-forms.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
-import { overRateLimit } from "../http/form-rate-limit.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { originOf } from "../http/pages.ts";
+import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
+import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
+import { overRateLimit } from "../http/limits/form-rate-limit.ts";
+import { limitKey } from "../http/limits/shared-counters.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { originOf } from "../http/rendering/origin.ts";
 import type { Services } from "../http/services.ts";
-import { limitKey } from "../http/shared-counters.ts";
-import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { accountConfirmMail, accountKnownMail } from "../mail/account-mails.ts";
 import type { NewSignup } from "../store/signup-repository.ts";
@@ -61,7 +61,8 @@ export async function requestAccount(
  * whose button (never the opening of the link: mail scanners open links too) makes the
  * account and signs the browser in.
  */
-export function accountCreateRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function accountCreateRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n, signups, orders } = services;
   // Each account asked for hashes a password and may mail: per client, as sign-ups are.
   const createLimit = app.createRateLimit({
@@ -95,12 +96,12 @@ export function accountCreateRoutes(app: FastifyInstance, services: Services, li
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "accountCreate", "GET", async (request, reply) => {
+  route("accountCreate", "GET", async (request, reply) => {
     if (await request.signedIn()) return reply.redirect(i18n.routes.pathFor("account", request.locale), 303);
     return showForm(request, reply);
   });
 
-  localizedRoute(app, i18n.routes, live, "accountCreate", "POST", async (request, reply) => {
+  route("accountCreate", "POST", async (request, reply) => {
     const t = i18n.t[request.locale];
     const values = accountCreateForm.values(request.body);
     const kept = { name: values.name ?? "", email: values.email ?? "" };
@@ -116,7 +117,7 @@ export function accountCreateRoutes(app: FastifyInstance, services: Services, li
     });
   });
 
-  localizedRoute(app, i18n.routes, live, "accountMailSent", "GET", async (request, reply) => {
+  route("accountMailSent", "GET", async (request, reply) => {
     const t = i18n.t[request.locale];
     const sent = takeFlash<{ email?: unknown }>(request, reply, mailSentFlash);
     if (typeof sent?.email !== "string")
@@ -166,7 +167,7 @@ export function accountCreateRoutes(app: FastifyInstance, services: Services, li
     return order ? i18n.t[locale]("account.confirm.fromOrder", { number: orderNumber(order.id) }) : undefined;
   };
 
-  localizedRoute(app, i18n.routes, live, "accountConfirm", "GET", async (request, reply) => {
+  route("accountConfirm", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const { token } = request.params as { token: string };
@@ -191,7 +192,7 @@ export function accountCreateRoutes(app: FastifyInstance, services: Services, li
     );
   });
 
-  localizedRoute(app, i18n.routes, live, "accountConfirm", "POST", async (request, reply) => {
+  route("accountConfirm", "POST", async (request, reply) => {
     const { token } = request.params as { token: string };
     const link = await signups.link(token, services.now());
     if (link.state === "valid" && link.signup.plan) return linkProblem(request, reply, 404);

@@ -4,8 +4,8 @@ import { awaitsPayment, isOrderStatus, isPaid } from "../domain/order-lifecycle.
 import { orderNumber } from "../domain/order-number.ts";
 import { dispatchAfterPayment } from "../domain/order-production.ts";
 import { isDeliveryCountry } from "../domain/postcode.ts";
-import { requireAccount } from "../http/account-guard.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { requireAccount } from "../http/security/account-guard.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { mailDate, mailWindow } from "../mail/order-confirmation.ts";
@@ -17,7 +17,8 @@ import type { OrderSummary } from "../store/order-repository.ts";
  * order's own page (order-confirmation.ts) is its detail, for the account as for the cart
  * that placed it.
  */
-export function accountOrdersRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function accountOrdersRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n, orders } = services;
   const cutOff = parseCutOff(services.config.orderCutOff);
 
@@ -33,7 +34,7 @@ export function accountOrdersRoutes(app: FastifyInstance, services: Services, li
     return isOrderStatus(order.status) && awaitsPayment(order.status) ? t("account.orders.notYet") : "–";
   };
 
-  localizedRoute(app, i18n.routes, live, "accountOrders", "GET", async (request, reply) => {
+  route("accountOrders", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const locale = request.locale;

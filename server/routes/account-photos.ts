@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { localMoment } from "../domain/delivery-times.ts";
-import { requireAccount } from "../http/account-guard.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { requireAccount } from "../http/security/account-guard.ts";
 import type { Services } from "../http/services.ts";
 import { mailDate } from "../mail/order-confirmation.ts";
 import { takeRemovedNotice, uploadViews } from "./uploads.ts";
@@ -11,10 +11,11 @@ import { takeRemovedNotice, uploadViews } from "./uploads.ts";
  * device it signs in on (they carry the account's owner id: browser-join.ts moves a browser's
  * own to it at sign-in). Photos in an ordered book cannot be removed: production needs them.
  */
-export function accountPhotosRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function accountPhotosRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n, uploads, projects, catalogue } = services;
 
-  localizedRoute(app, i18n.routes, live, "accountPhotos", "GET", async (request, reply) => {
+  route("accountPhotos", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const locale = request.locale;

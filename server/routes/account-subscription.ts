@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { subscriptionAwaitsPayment } from "../domain/subscription-lifecycle.ts";
-import { requireAccount } from "../http/account-guard.ts";
-import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { requireAccount } from "../http/security/account-guard.ts";
 import type { Services } from "../http/services.ts";
 import { mailDate } from "../mail/order-confirmation.ts";
 import { priceText } from "./subscription-payment.ts";
@@ -12,10 +12,15 @@ import { priceText } from "./subscription-payment.ts";
  * its payment page, and cancelling it. A paid month runs to its end; monthly payments do not
  * exist yet, so cancelling stops nothing that would be taken.
  */
-export function accountSubscriptionRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function accountSubscriptionRoutes(
+  app: FastifyInstance,
+  services: Services,
+  routes: LocalizedRoutes,
+): void {
+  const route = routes.on(app);
   const { i18n, subscriptions } = services;
 
-  localizedRoute(app, i18n.routes, live, "accountSubscription", "GET", async (request, reply) => {
+  route("accountSubscription", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const locale = request.locale;
@@ -46,7 +51,7 @@ export function accountSubscriptionRoutes(app: FastifyInstance, services: Servic
     );
   });
 
-  localizedRoute(app, i18n.routes, live, "accountSubscription", "POST", async (request, reply) => {
+  route("accountSubscription", "POST", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const subscription = await subscriptions.forAccount(session.account.id);

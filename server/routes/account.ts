@@ -3,13 +3,13 @@ import { hashPassword, verifyPassword } from "../domain/password-hash.ts";
 import { emailChangeForm, passwordChangeForm } from "../forms/account-forms.ts";
 import { maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { requireAccount } from "../http/account-guard.ts";
-import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
-import { overRateLimit } from "../http/form-rate-limit.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { originOf } from "../http/pages.ts";
+import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
+import { overRateLimit } from "../http/limits/form-rate-limit.ts";
+import { limitKey } from "../http/limits/shared-counters.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { originOf } from "../http/rendering/origin.ts";
+import { requireAccount } from "../http/security/account-guard.ts";
 import type { Services } from "../http/services.ts";
-import { limitKey } from "../http/shared-counters.ts";
 import {
   emailChangeMail,
   emailChangeNoticeMail,
@@ -34,7 +34,8 @@ type SettingsNotice =
  * e-mail address). Each needs a signed-in browser (requireAccount), works without
  * JavaScript, and keeps what was typed on a 422 (but passwords).
  */
-export function accountRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function accountRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n, accounts, config } = services;
   // A change hashes a password, or mails: per client, as sign-ups are.
   const changeLimit = app.createRateLimit({
@@ -43,7 +44,7 @@ export function accountRoutes(app: FastifyInstance, services: Services, live: Li
     keyGenerator: limitKey("account-changes"),
   });
 
-  localizedRoute(app, i18n.routes, live, "account", "GET", async (request, reply) => {
+  route("account", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const t = i18n.t[request.locale];
@@ -135,7 +136,7 @@ export function accountRoutes(app: FastifyInstance, services: Services, live: Li
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "accountSettings", "GET", async (request, reply) => {
+  route("accountSettings", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     return showSettings(request, reply, session.account);
@@ -150,12 +151,12 @@ export function accountRoutes(app: FastifyInstance, services: Services, live: Li
   // The forms post to addresses of their own; after a refused post the browser shows that
   // address, and the language switcher offers it in the other language: a visit lands on the page.
   for (const id of ["accountPassword", "accountEmail"] as const) {
-    localizedRoute(app, i18n.routes, live, id, "GET", async (request, reply) =>
+    route(id, "GET", async (request, reply) =>
       reply.redirect(i18n.routes.pathFor("accountSettings", request.locale), 303),
     );
   }
 
-  localizedRoute(app, i18n.routes, live, "accountPassword", "POST", async (request, reply) => {
+  route("accountPassword", "POST", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const locale = request.locale;
@@ -186,7 +187,7 @@ export function accountRoutes(app: FastifyInstance, services: Services, live: Li
     return reply.redirect(i18n.routes.pathFor("accountSettings", locale), 303);
   });
 
-  localizedRoute(app, i18n.routes, live, "accountEmail", "POST", async (request, reply) => {
+  route("accountEmail", "POST", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const { account } = session;
@@ -248,7 +249,7 @@ export function accountRoutes(app: FastifyInstance, services: Services, live: Li
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "accountEmailConfirm", "GET", async (request, reply) => {
+  route("accountEmailConfirm", "GET", async (request, reply) => {
     const t = i18n.t[request.locale];
     const { token } = request.params as { token: string };
     const link = await accounts.tokenLink(token, "change-email", services.now(), emailLinkHours);
@@ -265,7 +266,7 @@ export function accountRoutes(app: FastifyInstance, services: Services, live: Li
     );
   });
 
-  localizedRoute(app, i18n.routes, live, "accountEmailConfirm", "POST", async (request, reply) => {
+  route("accountEmailConfirm", "POST", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const { token } = request.params as { token: string };

@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { checkoutState, loadShopperCart } from "../cart/shopper-cart.ts";
 import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { writeCartId } from "../http/cart-cookie.ts";
-import { overClientLimit, retryText } from "../http/client-limits.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { writeCartId } from "../http/cookies/cart-cookie.ts";
+import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import type { SavedAddress } from "../store/address-book-repository.ts";
 import { checkPostcode } from "./remote-checks.ts";
-import { checkoutState, loadShopperCart } from "./shopper-cart.ts";
 
 interface AddressPageState {
   values: FormValues;
@@ -35,7 +35,8 @@ interface SavedChoice {
  * a cart with something to order; a valid address goes on to the overview (303), an
  * invalid one comes back with its messages and every value as typed (422).
  */
-export function cartAddressRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function cartAddressRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { carts, i18n } = services;
   const path = (request: FastifyRequest, id: CheckoutStep) => i18n.routes.pathFor(id, request.locale);
 
@@ -78,7 +79,7 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, live
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "cartAddress", "GET", async (request, reply) => {
+  route("cartAddress", "GET", async (request, reply) => {
     const cart = await loadShopperCart(services, request);
     const elsewhere = redirectFor("cartAddress", checkoutState(cart));
     if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
@@ -92,7 +93,7 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, live
     return showForm(request, reply, { values: addressValues(address, request.locale), saved });
   });
 
-  localizedRoute(app, i18n.routes, live, "cartAddress", "POST", async (request, reply) => {
+  route("cartAddress", "POST", async (request, reply) => {
     const t = i18n.t[request.locale];
     const values = addressForm.values(request.body);
     /** Nothing typed is lost: the form comes back whole, with what went wrong and who can help. */

@@ -1,20 +1,26 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  checkoutState,
+  lineViews,
+  loadShopperCart,
+  pricedCart,
+  type ShopperCart,
+} from "../cart/shopper-cart.ts";
 import type { PricedLine } from "../domain/cart-pricing.ts";
 import { checkoutFingerprint } from "../domain/checkout-fingerprint.ts";
 import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { orderNumber } from "../domain/order-number.ts";
 import { orderProduction, type WorkingDays } from "../domain/order-production.ts";
-import { readCartId, writeCartId } from "../http/cart-cookie.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { workingDaysText } from "../i18n/product-texts.ts";
 import type { RouteArgs, RouteId } from "../i18n/routes.ts";
 import type { OrderDraft } from "../store/order-repository.ts";
 import { payAndGo } from "./paying.ts";
-import { checkoutState, lineViews, loadShopperCart, pricedCart, type ShopperCart } from "./shopper-cart.ts";
 
 /**
  * What the overview says about delivery: the production time in working days (the slowest
@@ -69,7 +75,8 @@ type Refusal = { step: CheckoutStep } | { changed: true };
  * The order is stored awaiting payment and the shopper goes straight on to pay it; a
  * repeated post finds the same order and its open payment (orderPayments.start).
  */
-export function cartOverviewRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function cartOverviewRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n, orders } = services;
   const path = <Id extends RouteId>(request: FastifyRequest, id: Id, ...params: RouteArgs<Id>) =>
     i18n.routes.pathFor(id, request.locale, ...params);
@@ -102,14 +109,14 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, liv
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "cartOverview", "GET", async (request, reply) => {
+  route("cartOverview", "GET", async (request, reply) => {
     const cart = await loadShopperCart(services, request);
     const elsewhere = redirectFor("cartOverview", checkoutState(cart));
     if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
     return showOverview(request, reply, cart);
   });
 
-  localizedRoute(app, i18n.routes, live, "cartOverview", "POST", async (request, reply) => {
+  route("cartOverview", "POST", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const body = (request.body ?? {}) as Record<string, unknown>;

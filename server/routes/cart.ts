@@ -1,18 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Product, ProductSize } from "../domain/catalogue.ts";
-import { checkoutSteps } from "../domain/checkout-steps.ts";
-import { crossSellTips } from "../domain/cross-sell.ts";
-import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
-import type { FieldError, FormValues } from "../forms/form.ts";
-import { readCartId, writeCartId } from "../http/cart-cookie.ts";
-import { overClientLimit, retryText } from "../http/client-limits.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { isAjax } from "../http/pages.ts";
-import type { Services } from "../http/services.ts";
-import { choiceText } from "../i18n/product-texts.ts";
-import type { CartItem } from "../store/cart-repository.ts";
-import type { ProjectCart } from "./editor.ts";
-import type { ProductPageRenderer } from "./product.ts";
+import type { ProjectCart } from "../cart/project-lines.ts";
 import {
   cartForAdding,
   checkoutState,
@@ -20,7 +7,20 @@ import {
   lineViews,
   loadShopperCart,
   type ShopperCart,
-} from "./shopper-cart.ts";
+} from "../cart/shopper-cart.ts";
+import type { Product, ProductSize } from "../domain/catalogue.ts";
+import { checkoutSteps } from "../domain/checkout-steps.ts";
+import { crossSellTips } from "../domain/cross-sell.ts";
+import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
+import type { FieldError, FormValues } from "../forms/form.ts";
+import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
+import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { isAjax } from "../http/rendering/pages.ts";
+import type { Services } from "../http/services.ts";
+import { choiceText } from "../i18n/product-texts.ts";
+import type { CartItem } from "../store/cart-repository.ts";
+import type { ProductPageRenderer } from "./product.ts";
 
 /** Above this many tips the block becomes a carousel: three cards fill a row on a large screen. */
 const tipsPerRow = 3;
@@ -58,11 +58,12 @@ const lineKey = (item: CartItem) =>
 export function cartRoutes(
   app: FastifyInstance,
   services: Services,
-  live: LiveRoutes,
+  routes: LocalizedRoutes,
   productPages: ProductPageRenderer,
   /** Lines with a photo-book project: checked and added by the photo editor's module. */
   projectCart?: ProjectCart,
 ): void {
+  const route = routes.on(app);
   const { catalogue, carts, i18n } = services;
 
   const regionData = (request: FastifyRequest, cart: ShopperCart, state: CartRegionState) => {
@@ -168,9 +169,9 @@ export function cartRoutes(
       ? showCart(request, reply, { message })
       : reply.redirect(i18n.routes.pathFor("cartContents", request.locale), 303);
 
-  localizedRoute(app, i18n.routes, live, "cartContents", "GET", (request, reply) => showCart(request, reply));
+  route("cartContents", "GET", (request, reply) => showCart(request, reply));
 
-  localizedRoute(app, i18n.routes, live, "cartContents", "POST", async (request, reply) => {
+  route("cartContents", "POST", async (request, reply) => {
     const t = i18n.t[request.locale];
     const body = request.body;
     const rawIntent = field(body, "intent");

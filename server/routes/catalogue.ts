@@ -1,13 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import { fromPriceCents } from "../domain/catalogue.ts";
-import { firstRowCards } from "../http/first-row.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { firstRowCards } from "../http/rendering/first-row.ts";
 import type { Services } from "../http/services.ts";
 import { perLocale } from "../i18n/locales.ts";
 
 /** Category pages: every product of one category as a card that leads to its product page. */
-export function catalogueRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
-  const { catalogue, i18n } = services;
+export function catalogueRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
+  const { catalogue } = services;
   let shown = 0;
   const listings = new Map(
     catalogue.categories.map((category) => {
@@ -26,7 +27,7 @@ export function catalogueRoutes(app: FastifyInstance, services: Services, live: 
     }),
   );
 
-  localizedRoute(app, i18n.routes, live, "category", "GET", async (request, reply) => {
+  route("category", "GET", async (request, reply) => {
     const locale = request.locale;
     const slug = (request.params as { category: string }).category;
     const category = catalogue.categories.find((c) => c.slug[locale] === slug);

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { shopTimeZone } from "../domain/shop-time-zone.ts";
 import { contactForm, contactMessageOf, honeypotField } from "../forms/contact-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { type FormRateLimit, overRateLimit } from "../http/form-rate-limit.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { isAjax } from "../http/pages.ts";
+import { type FormRateLimit, overRateLimit } from "../http/limits/form-rate-limit.ts";
+import { limitKey } from "../http/limits/shared-counters.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { isAjax } from "../http/rendering/pages.ts";
 import type { Services } from "../http/services.ts";
-import { limitKey } from "../http/shared-counters.ts";
 import { intlLocale, locales } from "../i18n/locales.ts";
 import { contactMails } from "../mail/contact-mails.ts";
 
@@ -28,7 +29,8 @@ interface FormState {
  * or the form with its messages). A message is stored with its two mails in one
  * transaction before anything is promised; the mail sender delivers them afterwards.
  */
-export function contactRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function contactRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n, config, contacts } = services;
   // Per client address (shared by every instance with REDIS_URL). Messages that pass the
   // form's checks count against the limit; a post the form refuses stores nothing, so a
@@ -49,7 +51,7 @@ export function contactRoutes(app: FastifyInstance, services: Services, live: Li
   const dateTimes = Object.fromEntries(
     Object.entries(intlLocale).map(([l, tag]) => [
       l,
-      new Intl.DateTimeFormat(tag, { dateStyle: "long", timeStyle: "short", timeZone: "Europe/Amsterdam" }),
+      new Intl.DateTimeFormat(tag, { dateStyle: "long", timeStyle: "short", timeZone: shopTimeZone }),
     ]),
   );
 
@@ -73,9 +75,7 @@ export function contactRoutes(app: FastifyInstance, services: Services, live: Li
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "contact", "GET", async (request, reply) =>
-    show(request, reply, {}),
-  );
+  route("contact", "GET", async (request, reply) => show(request, reply, {}));
 
   const thanked = (request: FastifyRequest, reply: FastifyReply, email: string) => {
     reply.header("cache-control", "private, no-store");
@@ -94,7 +94,7 @@ export function contactRoutes(app: FastifyInstance, services: Services, live: Li
     return reply.redirect(i18n.routes.pathFor("contactThanks", request.locale), 303);
   };
 
-  localizedRoute(app, i18n.routes, live, "contact", "POST", async (request, reply) => {
+  route("contact", "POST", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const values = contactForm.values(request.body);
@@ -135,7 +135,7 @@ export function contactRoutes(app: FastifyInstance, services: Services, live: Li
     return thanked(request, reply, message.email);
   });
 
-  localizedRoute(app, i18n.routes, live, "contactThanks", "GET", async (request, reply) => {
+  route("contactThanks", "GET", async (request, reply) => {
     const locale = request.locale;
     const raw = request.cookies[contactSentCookie];
     const unsigned = raw ? request.unsignCookie(raw) : undefined;

@@ -1,12 +1,17 @@
 import type { FastifyInstance } from "fastify";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import { faqCacheVariant, faqNavigation } from "./faq.ts";
 
 /** The support home: the FAQ by topic, the contact form, the delivery times and how to reach us. */
-export function customerServiceRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function customerServiceRoutes(
+  app: FastifyInstance,
+  services: Services,
+  routes: LocalizedRoutes,
+): void {
+  const route = routes.on(app);
   const { i18n } = services;
-  localizedRoute(app, i18n.routes, live, "customerService", "GET", async (request, reply) => {
+  route("customerService", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     return reply.page(

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { contract } from "../../islands/delivery-times/contract.ts";
 import type { ParamsOf } from "../../islands/runtime/define-hook.ts";
 import type { DeliveryOverview } from "../domain/delivery-overview.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 
 /**
@@ -12,7 +12,8 @@ import type { Services } from "../http/services.ts";
  * When the times cannot be computed both say so (the spec's error text 1), never
  * showing an empty or out-of-date table.
  */
-export function deliveryTimesRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function deliveryTimesRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n, deliveryTimes } = services;
 
   const compute = (request: FastifyRequest): DeliveryOverview | undefined => {
@@ -24,7 +25,7 @@ export function deliveryTimesRoutes(app: FastifyInstance, services: Services, li
     }
   };
 
-  localizedRoute(app, i18n.routes, live, "deliveryTimes", "GET", async (request, reply) => {
+  route("deliveryTimes", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const overview = compute(request);
@@ -47,7 +48,7 @@ export function deliveryTimesRoutes(app: FastifyInstance, services: Services, li
   });
 
   // As cheap as a page (the overview is computed once per locale and half-day), so not rate limited either.
-  localizedRoute(app, i18n.routes, live, "deliveryTimesData", "GET", async (request, reply) => {
+  route("deliveryTimesData", "GET", async (request, reply) => {
     const overview = compute(request);
     reply.header("cache-control", "no-store").header("content-language", request.locale);
     if (!overview) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PhotoUploadParams } from "../../islands/photo-upload/contract.ts";
+import { type ProjectCart, projectCartLines } from "../cart/project-lines.ts";
 import { type Orientation, orientations, type Product, type ProductSize } from "../domain/catalogue.ts";
 import { formatPrice } from "../domain/money.ts";
 import { findFormat, formatValue, isPhotoBook } from "../domain/photo-books.ts";
@@ -8,16 +9,14 @@ import { type OptionRequest, resolveOptions } from "../domain/product-options.ts
 import { tabSlug } from "../domain/tab-slug.ts";
 import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { writeCartId } from "../http/cart-cookie.ts";
-import { clientLimitReached, overClientLimit, retryText } from "../http/client-limits.ts";
-import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
+import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
+import { clientLimitReached, overClientLimit, retryText } from "../http/limits/client-limits.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { readMultipartForm } from "../http/multipart-form.ts";
-import { isAjax } from "../http/pages.ts";
+import { isAjax } from "../http/rendering/pages.ts";
 import type { Services } from "../http/services.ts";
-import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
 import { type Locale, perLocale } from "../i18n/locales.ts";
-import { choiceText } from "../i18n/product-texts.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { PhotoProject } from "../store/photo-project-repository.ts";
 import { isRandomId } from "../store/random-id.ts";
@@ -25,7 +24,6 @@ import type { Upload } from "../store/upload-repository.ts";
 import { isRejection, type PhotoIntake, type Rejection } from "../uploads/photo-intake.ts";
 import { removePhotoFiles } from "../uploads/photo-storage.ts";
 import { megabytes, uploadLimits } from "../uploads/upload-limits.ts";
-import { cartForAdding } from "./shopper-cart.ts";
 import { rejectionMessage, removedFlash, takeRemovedNotice, uploadRefused, uploadView } from "./uploads.ts";
 
 /** What the project page says after a redirect-after-post: how many photos joined, which files did not. */
@@ -43,11 +41,6 @@ const fieldList = (value: unknown): string[] =>
 /** A cookie holds about 4 kB: the first refusals by name, the rest as a count. */
 const maxNamedRejections = 12;
 
-/** The cart's part for lines with a project: cart.ts hands such a post here. */
-export interface ProjectCart {
-  add(request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>): Promise<FastifyReply>;
-}
-
 /**
  * The online photo editor's start: choose a photo book and format (carried over from
  * the product page), upload photos, and see them laid out one per page on the
@@ -56,10 +49,11 @@ export interface ProjectCart {
 export function editorRoutes(
   app: FastifyInstance,
   services: Services,
-  live: LiveRoutes,
+  routes: LocalizedRoutes,
   intake: PhotoIntake,
 ): ProjectCart {
-  const { catalogue, i18n, links, projects, uploads, carts, photoStorage } = services;
+  const route = routes.on(app);
+  const { catalogue, i18n, links, projects, uploads, photoStorage } = services;
   const books = catalogue.products.filter(isPhotoBook);
   const money = (cents: number, locale: Locale) => formatPrice(cents, locale);
   const pixelLimit = (locale: Locale) => ({ maxPixels: services.config.uploadMaxPixels, locale });
@@ -185,7 +179,7 @@ export function editorRoutes(
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "editorStart", "GET", async (request, reply) => {
+  route("editorStart", "GET", async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const product = bookFromQuery(query, request.locale);
     const chosen = product ? formatFromQuery(product, query, request.locale) : undefined;
@@ -242,10 +236,7 @@ export function editorRoutes(
     };
   };
 
-  localizedRoute(
-    app,
-    i18n.routes,
-    live,
+  route(
     "editorStart",
     "POST",
     async (request, reply) => {
@@ -420,7 +411,7 @@ export function editorRoutes(
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "editorProject", "GET", async (request, reply) => {
+  route("editorProject", "GET", async (request, reply) => {
     const own = await ownProject(request);
     if (!own) return reply.callNotFound();
     return showProject(request, reply, own.project, {
@@ -429,10 +420,7 @@ export function editorRoutes(
     });
   });
 
-  localizedRoute(
-    app,
-    i18n.routes,
-    live,
+  route(
     "editorProjectPhotos",
     "POST",
     async (request, reply) => {
@@ -469,10 +457,7 @@ export function editorRoutes(
    * the subscription page's uploads tab) or by the uploader with JavaScript (204). A
    * photo in a book that was ordered stays: production needs it.
    */
-  localizedRoute(
-    app,
-    i18n.routes,
-    live,
+  route(
     "editorPhotoRemove",
     "POST",
     async (request, reply) => {
@@ -517,83 +502,10 @@ export function editorRoutes(
     { rateLimit: { max: 120, timeWindow: "1 minute" } },
   );
 
-  /** What the cart's add route does with a project: it must be this shopper's, with photos in it. */
-  const projectCart: ProjectCart = {
-    async add(request, reply, body) {
-      const locale = request.locale;
-      const t = i18n.t[locale];
-      const owner = readShopperId(request);
-      const id = body.project;
-      const project = owner && isRandomId(id) ? await projects.get(owner, id) : undefined;
-      const product = project ? catalogue.product(project.productId) : undefined;
-      const size = product?.sizes.find(
-        (s) => s.orientation === project?.orientation && s.id === project?.sizeId,
-      );
-      const problem = (key: "missing" | "empty" | "unavailable") =>
-        reply.page(
-          "pages/editor-cart-problem",
-          {
-            title: t(key === "empty" ? "editor.cart.emptyTitle" : "editor.cart.missingTitle"),
-            heading: t(key === "empty" ? "editor.cart.emptyTitle" : "editor.cart.missingTitle"),
-            message:
-              key === "unavailable"
-                ? t("product.unavailable")
-                : t(key === "empty" ? "editor.cart.empty" : "editor.cart.missing"),
-            projectHref: project ? projectHref(locale, project.id) : undefined,
-            startHref: startHref(locale),
-          },
-          { status: 422, noindex: true },
-        );
-      if (!project || !product || !size) return problem("missing");
-      if (!size.available) return problem("unavailable");
-      if (project.photoCount === 0) return problem("empty");
-
-      const values = addToCartForm.values(body);
-      const errors = await addToCartForm.validate(values, t, undefined, request.locale);
-      if (errors.length > 0) return showProject(request, reply, project, { cart: { values, errors } }, 422);
-
-      const refused = (message: string, status = 422) =>
-        showProject(
-          request,
-          reply,
-          project,
-          { cart: { values, errors: [{ field: "quantity", message }] } },
-          status,
-        );
-      // A change to the cart like any other: CART_CHANGE_RATE_LIMIT a minute per client.
-      const changeWait = await overClientLimit(services.limits.cartChanges, request, reply, "cart change");
-      if (changeWait !== undefined) {
-        return refused(t("cart.notices.tooManyChanges", { retry: retryText(t, changeWait) }), 429);
-      }
-      const cart = await cartForAdding(services, request, reply);
-      if ("wait" in cart) {
-        return refused(t("cart.notices.tooManyCarts", { retry: retryText(t, cart.wait) }), 429);
-      }
-      const cartId = cart.cartId;
-      if (cart.created) writeCartId(reply, cartId);
-      const item = {
-        productId: product.id,
-        orientation: size.orientation,
-        sizeId: size.id,
-        projectId: project.id,
-      };
-      const { linesPerCart } = services.config.limits;
-      if (!(await carts.add(cartId, item, Number(values.quantity), maxQuantity, linesPerCart))) {
-        const line = (await carts.lines(cartId)).find((l) => l.projectId === project.id);
-        // No line of this project yet: it was the number of lines that stopped it.
-        if (!line) return refused(t("cart.notices.lines", { max: linesPerCart }));
-        return refused(
-          t("cart.notices.limit", {
-            product: product.name[locale],
-            choice: choiceText(t, item),
-            max: maxQuantity,
-            current: line.quantity,
-          }),
-        );
-      }
-      services.counters.count("funnel.cart_add", locale, product.id);
-      return reply.redirect(i18n.routes.pathFor("cartContents", locale), 303);
-    },
-  };
-  return projectCart;
+  return projectCartLines(services, {
+    showProject: (request, reply, project, cart, status) =>
+      showProject(request, reply, project, { cart }, status),
+    projectHref,
+    startHref: (locale) => startHref(locale),
+  });
 }

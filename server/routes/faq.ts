@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { answerParts, type FaqContent, type FaqQuestion, type FaqTopic, plainText } from "../domain/faq.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import { type Locale, locales, perLocale } from "../i18n/locales.ts";
 
@@ -79,7 +79,8 @@ export function faqCacheVariant(services: Services): string {
  * and a page per question. Addresses contain /faq/ in both languages; the topic and
  * question slugs come from the content files.
  */
-export function faqRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function faqRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { faq, i18n } = services;
   const known = new Set(i18n.routes.ids);
   /** What the files cannot check on their own: the shop's routes. */
@@ -128,7 +129,7 @@ export function faqRoutes(app: FastifyInstance, services: Services, live: LiveRo
   const topicOf = (request: FastifyRequest) =>
     faq.topicBySlug(request.locale, (request.params as { topic: string }).topic);
 
-  localizedRoute(app, i18n.routes, live, "faq", "GET", async (request, reply) => {
+  route("faq", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     return reply.page(
@@ -143,7 +144,7 @@ export function faqRoutes(app: FastifyInstance, services: Services, live: LiveRo
     );
   });
 
-  localizedRoute(app, i18n.routes, live, "faqTopic", "GET", async (request, reply) => {
+  route("faqTopic", "GET", async (request, reply) => {
     const locale = request.locale;
     const topic = topicOf(request);
     if (!topic) return reply.callNotFound();
@@ -171,7 +172,7 @@ export function faqRoutes(app: FastifyInstance, services: Services, live: LiveRo
     );
   });
 
-  localizedRoute(app, i18n.routes, live, "faqQuestion", "GET", async (request, reply) => {
+  route("faqQuestion", "GET", async (request, reply) => {
     const locale = request.locale;
     const topic = topicOf(request);
     const slug = (request.params as { question: string }).question;

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { fromPriceCents } from "../domain/catalogue.ts";
-import { firstRowCards } from "../http/first-row.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { firstRowCards } from "../http/rendering/first-row.ts";
 import type { Services } from "../http/services.ts";
 
 /** The home page presents the whole range, grouped by category. */
-export function homeRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function homeRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { catalogue, i18n } = services;
   let shown = 0;
   const range = catalogue.categories.map((category) => ({
@@ -21,7 +22,7 @@ export function homeRoutes(app: FastifyInstance, services: Services, live: LiveR
     })),
   }));
 
-  localizedRoute(app, i18n.routes, live, "home", "GET", async (request, reply) => {
+  route("home", "GET", async (request, reply) => {
     const t = i18n.t[request.locale];
     return reply.page(
       "pages/home",

@@ -8,8 +8,8 @@ import { dispatchAfterPayment } from "../domain/order-production.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { saveDetailsForm } from "../forms/account-forms.ts";
 import type { FieldError } from "../forms/form.ts";
-import { readCartId } from "../http/cart-cookie.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { readCartId } from "../http/cookies/cart-cookie.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { choiceText, workingDaysText } from "../i18n/product-texts.ts";
@@ -36,7 +36,12 @@ export function paymentState(
  * cookie); to anyone else the address does not exist. The return redirect proves nothing:
  * the page asks the provider (orderPayments.latest) before it says anything about paying.
  */
-export function orderConfirmationRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function orderConfirmationRoutes(
+  app: FastifyInstance,
+  services: Services,
+  routes: LocalizedRoutes,
+): void {
+  const route = routes.on(app);
   const { i18n, orders, orderPayments } = services;
 
   /**
@@ -158,20 +163,20 @@ export function orderConfirmationRoutes(app: FastifyInstance, services: Services
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "orderConfirmation", "GET", async (request, reply) => {
+  route("orderConfirmation", "GET", async (request, reply) => {
     const own = await ownOrder(request);
     if (!own) return reply.callNotFound();
     return showOrder(request, reply, own);
   });
 
   // A refused "Bewaar je gegevens" shows this address; a visit (the language switcher) lands on the order.
-  localizedRoute(app, i18n.routes, live, "saveDetails", "GET", async (request, reply) => {
+  route("saveDetails", "GET", async (request, reply) => {
     const { number } = request.params as { number: string };
     return reply.redirect(i18n.routes.pathFor("orderConfirmation", request.locale, { number }), 303);
   });
 
   // "Bewaar je gegevens": the order's name and address become an account, once its link is used.
-  localizedRoute(app, i18n.routes, live, "saveDetails", "POST", async (request, reply) => {
+  route("saveDetails", "POST", async (request, reply) => {
     const own = await ownOrder(request);
     if (!own) return reply.callNotFound();
     const t = i18n.t[request.locale];
@@ -189,7 +194,7 @@ export function orderConfirmationRoutes(app: FastifyInstance, services: Services
   });
 
   // "Betaal opnieuw": a new payment for the same order (or its open one), with the chosen method.
-  localizedRoute(app, i18n.routes, live, "orderConfirmation", "POST", async (request, reply) => {
+  route("orderConfirmation", "POST", async (request, reply) => {
     const locale = request.locale;
     const own = await ownOrder(request);
     if (!own) return reply.callNotFound();

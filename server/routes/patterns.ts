@@ -10,8 +10,9 @@ import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { patternExampleForm } from "../forms/pattern-example-form.ts";
 import { patternRuleGroups, patternRulesForm } from "../forms/pattern-rules-form.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { isAjax, originOf } from "../http/pages.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { originOf } from "../http/rendering/origin.ts";
+import { isAjax } from "../http/rendering/pages.ts";
 import type { Services } from "../http/services.ts";
 import { choiceText } from "../i18n/product-texts.ts";
 import type { RouteArgs, RouteId } from "../i18n/routes.ts";
@@ -34,9 +35,10 @@ const tipNumbers = ["1", "2", "3"];
 export function patternRoutes(
   app: FastifyInstance,
   services: Services,
-  live: LiveRoutes,
+  routes: LocalizedRoutes,
   productPages: ProductPageRenderer,
 ): void {
+  const route = routes.on(app);
   const { catalogue, config, i18n } = services;
   if (!config.patternLibrary) return;
   const product = catalogue.products.find((p) => p.freeShipping) ?? catalogue.products[0];
@@ -141,13 +143,13 @@ export function patternRoutes(
               id: tabSlug(t(`patterns.tabs.labels.${key}`)),
             })),
           },
-          modalPage: live.has("subscriptionInfo")
+          modalPage: routes.live.has("subscriptionInfo")
             ? i18n.routes.pathFor("subscriptionInfo", request.locale, {
                 topic: t("subscription.info.topics.cancel.slug"),
               })
             : undefined,
           photoUpload:
-            photoBook && live.has("editorStart")
+            photoBook && routes.live.has("editorStart")
               ? {
                   product: photoBook,
                   format: formatValue(recommendedChoice(photoBook)),
@@ -189,7 +191,7 @@ export function patternRoutes(
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "patterns", "GET", async (request, reply) => {
+  route("patterns", "GET", async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const thanks = typeof query.thanks === "string" ? query.thanks.slice(0, 80) : undefined;
     const t = i18n.t[request.locale];
@@ -214,7 +216,7 @@ export function patternRoutes(
     });
   });
 
-  localizedRoute(app, i18n.routes, live, "patternsTip", "GET", async (request, reply) => {
+  route("patternsTip", "GET", async (request, reply) => {
     const t = i18n.t[request.locale];
     const n = String((request.query as Record<string, unknown>).n ?? "1");
     const tip = tipNumbers.includes(n) ? n : "1";
@@ -240,11 +242,11 @@ export function patternRoutes(
     }
     return reply.redirect(`${href(request, "patterns")}?deleted=1#method-override`, 303);
   };
-  localizedRoute(app, i18n.routes, live, "patternsTip", "DELETE", deleteTip);
-  localizedRoute(app, i18n.routes, live, "patternsTip", "POST", deleteTip);
+  route("patternsTip", "DELETE", deleteTip);
+  route("patternsTip", "POST", deleteTip);
 
   // The ajax hook's smallest form: a refused post (no name) comes back with its form and message.
-  localizedRoute(app, i18n.routes, live, "patternsGreeting", "POST", async (request, reply) => {
+  route("patternsGreeting", "POST", async (request, reply) => {
     const t = i18n.t[request.locale];
     const body = (request.body ?? {}) as Record<string, unknown>;
     const name = typeof body.name === "string" ? body.name.trim().slice(0, 80) : "";
@@ -268,7 +270,7 @@ export function patternRoutes(
     );
   });
 
-  localizedRoute(app, i18n.routes, live, "patternsForm", "POST", async (request, reply) => {
+  route("patternsForm", "POST", async (request, reply) => {
     const t = i18n.t[request.locale];
     const values = patternExampleForm.values(request.body);
     const errors = await patternExampleForm.validate(
@@ -285,7 +287,7 @@ export function patternRoutes(
 
   // The validation hook's rule examples: the same rules as the browser, in the page's notation.
   const rulesFragment = "partials/forms/pattern-rules-region";
-  localizedRoute(app, i18n.routes, live, "patternsRules", "POST", async (request, reply) => {
+  route("patternsRules", "POST", async (request, reply) => {
     const t = i18n.t[request.locale];
     const values = patternRulesForm.values(request.body);
     const errors = await patternRulesForm.validate(

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { PaymentState } from "../../islands/payment-status/contract.ts";
-import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
-import { originOf } from "../http/pages.ts";
+import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
+import { originOf } from "../http/rendering/origin.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { StartResult } from "../payments/payable.ts";

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 
 /** A provider's call carries one short id; anything longer is not one, and is not read further. */
@@ -37,7 +37,7 @@ const quoted = (value: string | undefined) =>
 export async function paymentWebhookRoutes(
   app: FastifyInstance,
   services: Services,
-  live: LiveRoutes,
+  routes: LocalizedRoutes,
 ): Promise<void> {
   const { orderPayments, subscriptionPayments, payments } = services;
 
@@ -72,7 +72,7 @@ export async function paymentWebhookRoutes(
       return reply.code(200).send();
     };
 
-    localizedRoute(scope, services.i18n.routes, live, "paymentWebhook", "POST", handler, {
+    routes.on(scope)("paymentWebhook", "POST", handler, {
       csrf: false,
       // A public address: generous enough for a provider's bursts, not for a flood.
       rateLimit: { max: 300, timeWindow: "1 minute" },

@@ -4,8 +4,8 @@ import { signOutBrowser } from "../accounts/browser-session.ts";
 import { verifyPassword } from "../domain/password-hash.ts";
 import { accountDeleteForm } from "../forms/account-forms.ts";
 import type { FieldError } from "../forms/form.ts";
-import { requireAccount } from "../http/account-guard.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { requireAccount } from "../http/security/account-guard.ts";
 import type { Services } from "../http/services.ts";
 import { lookup } from "../i18n/translate.ts";
 import { accountDeletedMail } from "../mail/account-mails.ts";
@@ -14,10 +14,11 @@ import { accountDeletedMail } from "../mail/account-mails.ts";
  * Privacy: the shop's statement for everyone, and for an account its data to download and
  * the way to delete it (server/accounts/account-data.ts), with its password as the proof.
  */
-export function privacyRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function privacyRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n, config } = services;
 
-  localizedRoute(app, i18n.routes, live, "privacy", "GET", async (request, reply) => {
+  route("privacy", "GET", async (request, reply) => {
     const t = i18n.t[request.locale];
     const group = lookup(i18n.messages[request.locale], "privacyStatement.sections");
     const sections = group && typeof group === "object" ? Object.keys(group) : [];
@@ -60,13 +61,13 @@ export function privacyRoutes(app: FastifyInstance, services: Services, live: Li
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "accountPrivacy", "GET", async (request, reply) => {
+  route("accountPrivacy", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     return showPrivacy(request, reply);
   });
 
-  localizedRoute(app, i18n.routes, live, "accountExport", "GET", async (request, reply) => {
+  route("accountExport", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const data = await exportAccount(services, session.account);
@@ -76,11 +77,11 @@ export function privacyRoutes(app: FastifyInstance, services: Services, live: Li
   });
 
   // A refused deletion shows this address; a visit (the language switcher) lands on the page.
-  localizedRoute(app, i18n.routes, live, "accountDelete", "GET", async (request, reply) =>
+  route("accountDelete", "GET", async (request, reply) =>
     reply.redirect(i18n.routes.pathFor("accountPrivacy", request.locale), 303),
   );
 
-  localizedRoute(app, i18n.routes, live, "accountDelete", "POST", async (request, reply) => {
+  route("accountDelete", "POST", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
     const locale = request.locale;

@@ -15,8 +15,9 @@ import { shareLinks } from "../domain/share-links.ts";
 import { frameUrl } from "../domain/viewer-frames.ts";
 import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { originOf, type PageData } from "../http/pages.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { originOf } from "../http/rendering/origin.ts";
+import type { PageData } from "../http/rendering/pages.ts";
 import type { Services } from "../http/services.ts";
 import { intlLocale, type Locale, locales, perLocale } from "../i18n/locales.ts";
 import { choiceText, workingDaysText } from "../i18n/product-texts.ts";
@@ -75,8 +76,9 @@ function otherParameters(url: string, optionNames: { orientation: string; size: 
 export function productRoutes(
   app: FastifyInstance,
   services: Services,
-  live: LiveRoutes,
+  routes: LocalizedRoutes,
 ): ProductPageRenderer {
+  const route = routes.on(app);
   const { catalogue, config, i18n, links } = services;
   const framesVersion = readFramesVersion(config.framesDir);
 
@@ -348,7 +350,7 @@ export function productRoutes(
     },
   };
 
-  localizedRoute(app, i18n.routes, live, "product", "GET", async (request, reply) => {
+  route("product", "GET", async (request, reply) => {
     const locale = request.locale;
     const params = request.params as { category: string; product: string };
     const product = catalogue.products.find((p) => p.slug[locale] === params.product);

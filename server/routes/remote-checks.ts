@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { isDeliveryCountry, normalizePostcode } from "../domain/postcode.ts";
 import type { FormValues } from "../forms/form.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import type { Translate } from "../i18n/translate.ts";
 
@@ -16,12 +16,10 @@ export function checkPostcode(values: FormValues, t: Translate): true | string {
 }
 
 /** Remote-check endpoints: JSON true, or the message to show. Rate limited per client. */
-export function remoteCheckRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function remoteCheckRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n } = services;
-  localizedRoute(
-    app,
-    i18n.routes,
-    live,
+  route(
     "postcodeCheck",
     "GET",
     async (request, reply) => {

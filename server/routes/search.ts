@@ -7,7 +7,7 @@ import {
   type SearchKind,
 } from "../domain/search.ts";
 import { searchDocuments } from "../domain/search-documents.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import { type Locale, perLocale } from "../i18n/locales.ts";
 
@@ -54,11 +54,12 @@ function searchIndexes(services: Services): (locale: Locale) => SearchIndex {
  * page cache: a copy per query would push the shop's shared pages out of it. The index
  * makes each answer cheap, and the header's cart count is always the shopper's own.
  */
-export function searchRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function searchRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n } = services;
   const indexFor = searchIndexes(services);
 
-  localizedRoute(app, i18n.routes, live, "search", "GET", async (request, reply) => {
+  route("search", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const query = cutQuery((request.query as Record<string, unknown>).q);

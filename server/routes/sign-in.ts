@@ -4,14 +4,14 @@ import { checkCredentials } from "../accounts/credentials.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { passwordForgottenForm, passwordResetForm, signInForm } from "../forms/account-forms.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { returnParameter, safeReturnPath } from "../http/account-guard.ts";
-import { retryText } from "../http/client-limits.ts";
-import { takeFlash, writeFlash } from "../http/flash-cookie.ts";
-import { overRateLimit } from "../http/form-rate-limit.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { originOf } from "../http/pages.ts";
+import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
+import { retryText } from "../http/limits/client-limits.ts";
+import { overRateLimit } from "../http/limits/form-rate-limit.ts";
+import { limitKey } from "../http/limits/shared-counters.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { originOf } from "../http/rendering/origin.ts";
+import { returnParameter, safeReturnPath } from "../http/security/account-guard.ts";
 import type { Services } from "../http/services.ts";
-import { limitKey } from "../http/shared-counters.ts";
 import { passwordResetMail, resetLinkHours, verifyEmailMail } from "../mail/account-mails.ts";
 import type { Account } from "../store/account-repository.ts";
 import type { MergeOutcome } from "../store/cart-repository.ts";
@@ -50,7 +50,8 @@ const resetMailsPerHour = 3;
  * then stop them (server/accounts/sign-in-back-off.ts). Signing in makes a new session and
  * brings the browser's cart, photos and orders to the account (browser-session.ts).
  */
-export function signInRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function signInRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n, accounts, config } = services;
   // A reset request mails, a reset hashes: per client, as sign-ups are.
   const resetLimit = app.createRateLimit({
@@ -88,14 +89,14 @@ export function signInRoutes(app: FastifyInstance, services: Services, live: Liv
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "signIn", "GET", async (request, reply) => {
+  route("signIn", "GET", async (request, reply) => {
     const t = i18n.t[request.locale];
     const flash = takeFlash<SignInNotice>(request, reply, "sign-in");
     const notice = flash && signInNotices.includes(flash) ? t(`account.signIn.${flash}`) : undefined;
     return showSignIn(request, reply, { notice });
   });
 
-  localizedRoute(app, i18n.routes, live, "signIn", "POST", async (request, reply) => {
+  route("signIn", "POST", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const values = signInForm.values(request.body);
@@ -151,13 +152,13 @@ export function signInRoutes(app: FastifyInstance, services: Services, live: Liv
     return reply.redirect(back ?? i18n.routes.pathFor("account", locale), 303);
   });
 
-  localizedRoute(app, i18n.routes, live, "signOut", "POST", async (request, reply) => {
+  route("signOut", "POST", async (request, reply) => {
     await signOutBrowser(services, request, reply);
     writeFlash(reply, "sign-in", "signedOut");
     return reply.redirect(i18n.routes.pathFor("signIn", request.locale), 303);
   });
 
-  localizedRoute(app, i18n.routes, live, "accountSignOutEverywhere", "POST", async (request, reply) => {
+  route("accountSignOutEverywhere", "POST", async (request, reply) => {
     await signOutBrowser(services, request, reply, { everywhere: true });
     writeFlash(reply, "sign-in", "signedOutEverywhere");
     return reply.redirect(i18n.routes.pathFor("signIn", request.locale), 303);
@@ -189,11 +190,9 @@ export function signInRoutes(app: FastifyInstance, services: Services, live: Liv
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "passwordForgotten", "GET", async (request, reply) =>
-    showForgotten(request, reply),
-  );
+  route("passwordForgotten", "GET", async (request, reply) => showForgotten(request, reply));
 
-  localizedRoute(app, i18n.routes, live, "passwordForgotten", "POST", async (request, reply) => {
+  route("passwordForgotten", "POST", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const values = passwordForgottenForm.values(request.body);
@@ -268,14 +267,14 @@ export function signInRoutes(app: FastifyInstance, services: Services, live: Liv
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "passwordReset", "GET", async (request, reply) => {
+  route("passwordReset", "GET", async (request, reply) => {
     const { token } = request.params as { token: string };
     const link = await accounts.tokenLink(token, "reset-password", services.now(), resetLinkHours);
     if (link.state !== "valid") return resetProblem(request, reply, link.state === "spent" ? 410 : 404);
     return showReset(request, reply, token, link.account.email);
   });
 
-  localizedRoute(app, i18n.routes, live, "passwordReset", "POST", async (request, reply) => {
+  route("passwordReset", "POST", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const { token } = request.params as { token: string };

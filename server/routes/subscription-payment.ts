@@ -3,9 +3,9 @@ import type { PaymentState } from "../../islands/payment-status/contract.ts";
 import { signInBrowser } from "../accounts/browser-session.ts";
 import { formatPrice } from "../domain/money.ts";
 import { type SubscriptionStatus, subscriptionAwaitsPayment } from "../domain/subscription-lifecycle.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
-import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
 import { mailDate } from "../mail/order-confirmation.ts";
@@ -54,7 +54,12 @@ export function subscriptionPaymentState(
  *   paying, offers to pay again while the subscription waits, and is shown only to the
  *   browser that confirmed it (its shopper cookie); to anyone else it does not exist.
  */
-export function subscriptionPaymentRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function subscriptionPaymentRoutes(
+  app: FastifyInstance,
+  services: Services,
+  routes: LocalizedRoutes,
+): void {
+  const route = routes.on(app);
   const { i18n, subscriptions, subscriptionPayments, signups } = services;
   const statusPath = (locale: Locale, id: string) =>
     i18n.routes.pathFor("subscriptionStatus", locale, { subscription: id });
@@ -119,7 +124,7 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
       method,
     );
 
-  localizedRoute(app, i18n.routes, live, "subscriptionConfirm", "GET", async (request, reply) => {
+  route("subscriptionConfirm", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const { token } = request.params as { token: string };
@@ -156,7 +161,7 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
     );
   });
 
-  localizedRoute(app, i18n.routes, live, "subscriptionConfirm", "POST", async (request, reply) => {
+  route("subscriptionConfirm", "POST", async (request, reply) => {
     const { token } = request.params as { token: string };
     const owner = ensureShopperId(request, reply);
     const result = await signups.confirm(token, owner, services.now());
@@ -181,7 +186,7 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
     }
   });
 
-  localizedRoute(app, i18n.routes, live, "subscriptionStatus", "GET", async (request, reply) => {
+  route("subscriptionStatus", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const { subscription: id } = request.params as { subscription: string };
@@ -231,7 +236,7 @@ export function subscriptionPaymentRoutes(app: FastifyInstance, services: Servic
   });
 
   // "Betaal opnieuw": a new payment for the first period (or its open one), with the chosen method.
-  localizedRoute(app, i18n.routes, live, "subscriptionStatus", "POST", async (request, reply) => {
+  route("subscriptionStatus", "POST", async (request, reply) => {
     const { subscription: id } = request.params as { subscription: string };
     const subscription = await ownSubscription(request, id);
     if (!subscription) return reply.callNotFound();

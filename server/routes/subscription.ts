@@ -5,12 +5,13 @@ import { offerEndsAt, type Plan, planById, plans, recommendedPlanId } from "../d
 import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { subscriptionForm, subscriptionPlanForm } from "../forms/subscription-form.ts";
-import { overRateLimit } from "../http/form-rate-limit.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
-import { isAjax, originOf } from "../http/pages.ts";
+import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
+import { overRateLimit } from "../http/limits/form-rate-limit.ts";
+import { limitKey } from "../http/limits/shared-counters.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { originOf } from "../http/rendering/origin.ts";
+import { isAjax } from "../http/rendering/pages.ts";
 import type { Services } from "../http/services.ts";
-import { limitKey } from "../http/shared-counters.ts";
-import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
 import { type Locale, locales, perLocale } from "../i18n/locales.ts";
 import { lookup, type Translate } from "../i18n/translate.ts";
 import { alreadySubscribedMail, subscriptionConfirmMail } from "../mail/subscription-mails.ts";
@@ -68,7 +69,8 @@ interface SignupState {
  * period (subscription-payment.ts); monthly payments after it are not part of the shop yet,
  * and the page says so.
  */
-export function subscriptionRoutes(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+export function subscriptionRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
+  const route = routes.on(app);
   const { i18n, subscriptions, uploads, projects, config } = services;
   // Per client address (shared by every instance with REDIS_URL); every post counts. A
   // valid sign-up hashes its password with scrypt (N = 2^15, p = 3: about a quarter of a
@@ -193,7 +195,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "subscription", "GET", (request, reply) => showPage(request, reply));
+  route("subscription", "GET", (request, reply) => showPage(request, reply));
 
   /**
    * The remote check of the e-mail field: its format only, the same answer for every
@@ -207,14 +209,14 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
 
   // The sign-up form posts here; after a refused post the browser shows this address, and
   // the language switcher offers it in the other language: a visit lands on the form.
-  localizedRoute(app, i18n.routes, live, "subscriptionSignup", "GET", async (request, reply) =>
+  route("subscriptionSignup", "GET", async (request, reply) =>
     reply.redirect(
       `${i18n.routes.pathFor("subscription", request.locale)}#${i18n.t[request.locale]("subscription.signupAnchor")}`,
       303,
     ),
   );
 
-  localizedRoute(app, i18n.routes, live, "subscriptionSignup", "POST", async (request, reply) => {
+  route("subscriptionSignup", "POST", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const session = await request.signedIn();
@@ -333,7 +335,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
       : t("subscription.welcome.price", { price: money(plan.monthlyCents, locale) }),
   });
 
-  localizedRoute(app, i18n.routes, live, "subscriptionWelcome", "GET", async (request, reply) => {
+  route("subscriptionWelcome", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const signup = readWelcomeCookie(request);
@@ -348,7 +350,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     );
   });
 
-  localizedRoute(app, i18n.routes, live, "subscriptionInfo", "GET", async (request, reply) => {
+  route("subscriptionInfo", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const { topic: slug } = request.params as { topic: string };
@@ -370,10 +372,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, liv
     );
   });
 
-  localizedRoute(
-    app,
-    i18n.routes,
-    live,
+  route(
     "subscriptionEmailCheck",
     "GET",
     async (request, reply) => {

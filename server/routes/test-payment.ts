@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import {
   isTestOutcome,
@@ -19,9 +19,10 @@ import { isFinalStatus } from "../payments/provider.ts";
 export function testPaymentRoutes(
   app: FastifyInstance,
   services: Services,
-  live: LiveRoutes,
+  routes: LocalizedRoutes,
   provider: TestPaymentProvider,
 ): void {
+  const route = routes.on(app);
   const { i18n } = services;
 
   const show = (
@@ -58,7 +59,7 @@ export function testPaymentRoutes(
     );
   };
 
-  localizedRoute(app, i18n.routes, live, "testPayment", "GET", async (request, reply) => {
+  route("testPayment", "GET", async (request, reply) => {
     const { payment: id } = request.params as { payment: string };
     try {
       const payment = await provider.details(id);
@@ -69,7 +70,7 @@ export function testPaymentRoutes(
     }
   });
 
-  localizedRoute(app, i18n.routes, live, "testPayment", "POST", async (request, reply) => {
+  route("testPayment", "POST", async (request, reply) => {
     const { payment: id } = request.params as { payment: string };
     const body = (request.body ?? {}) as Record<string, unknown>;
     try {

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { overClientLimit, retryText } from "../http/client-limits.ts";
-import { takeFlash } from "../http/flash-cookie.ts";
-import { type LiveRoutes, localizedRoute } from "../http/localized-routes.ts";
+import { takeFlash } from "../http/cookies/flash-cookie.ts";
+import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
+import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
+import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { readMultipartForm } from "../http/multipart-form.ts";
-import { isAjax } from "../http/pages.ts";
+import { isAjax } from "../http/rendering/pages.ts";
 import type { Services } from "../http/services.ts";
-import { ensureShopperId, readShopperId } from "../http/shopper-cookie.ts";
 import { intlLocale, type Locale, perLocale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
 import { isRandomId } from "../store/random-id.ts";
@@ -91,9 +91,10 @@ export async function uploadRefused(
 export function uploadRoutes(
   app: FastifyInstance,
   services: Services,
-  live: LiveRoutes,
+  routes: LocalizedRoutes,
   intake: PhotoIntake,
 ): void {
+  const route = routes.on(app);
   const { i18n, uploads, projects, photoStorage } = services;
 
   app.get<{ Params: { upload: string } }>(
@@ -117,10 +118,7 @@ export function uploadRoutes(
    * it is sent. The answer is the list item (200) or the reason it was refused (422; 429
    * with Retry-After when the client uploaded too many photos lately).
    */
-  localizedRoute(
-    app,
-    i18n.routes,
-    live,
+  route(
     "editorUpload",
     "POST",
     async (request, reply) => {

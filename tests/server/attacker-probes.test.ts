@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, readConfig } from "../../server/config.ts";
 import { hashPassword } from "../../server/domain/password-hash.ts";
-import { securityHeaders } from "../../server/http/security.ts";
+import { securityHeaders } from "../../server/http/security/headers.ts";
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
 import { multipart, photos } from "../support/photos.ts";

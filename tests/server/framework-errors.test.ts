@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../server/app.ts";
-import { securityHeaders } from "../../server/http/security.ts";
+import { securityHeaders } from "../../server/http/security/headers.ts";
 import { type TestShop, testShop } from "../support/app.ts";
 
 let shop: TestShop;

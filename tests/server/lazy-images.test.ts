@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { firstRowCards } from "../../server/http/first-row.ts";
+import { firstRowCards } from "../../server/http/rendering/first-row.ts";
 import { type TestShop, testConfig, testShop } from "../support/app.ts";
 import { shopper } from "../support/shopper.ts";
 

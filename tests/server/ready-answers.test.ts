@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readyAnswers } from "../../server/http/ready-answers.ts";
+import { readyAnswers } from "../../server/http/caching/ready-answers.ts";
 
 let app: FastifyInstance;
 let clock = 0;

@@ -9,7 +9,7 @@ import Fastify from "fastify";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { limitKey, redisNameSpace, sharedCounters } from "../../server/http/shared-counters.ts";
+import { limitKey, redisNameSpace, sharedCounters } from "../../server/http/limits/shared-counters.ts";
 import { type Database, openDatabase } from "../../server/store/database.ts";
 import { migrateToLatest } from "../../server/store/migrate.ts";
 import { signedUp, signIn } from "../support/accounts.ts";

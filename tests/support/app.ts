@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import { buildApp } from "../../server/app.ts";
 import { type Config, readConfig } from "../../server/config.ts";
 import { loadCatalogue } from "../../server/domain/catalogue.ts";
-import type { TemplateErrorMode } from "../../server/http/template-contracts.ts";
+import type { TemplateErrorMode } from "../../server/http/rendering/template-contracts.ts";
 import { type Database, openDatabase } from "../../server/store/database.ts";
 import { migrateToLatest } from "../../server/store/migrate.ts";
 

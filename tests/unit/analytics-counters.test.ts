@@ -2,8 +2,8 @@ import Fastify from "fastify";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../server/config.ts";
 import { loadCatalogue } from "../../server/domain/catalogue.ts";
-import { analyticsCounters } from "../../server/http/analytics-counters.ts";
-import { flushEveryMs, registerFunnelCounting } from "../../server/http/funnel-counting.ts";
+import { analyticsCounters } from "../../server/http/analytics/analytics-counters.ts";
+import { flushEveryMs, registerFunnelCounting } from "../../server/http/analytics/funnel-counting.ts";
 import type { DailyCount } from "../../server/store/analytics-repository.ts";
 
 const sorted = (counts: DailyCount[]) =>

@@ -1,7 +1,7 @@
 import { crc32 } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { crc32Combine, crc32Shift } from "../../server/http/crc32-combine.ts";
+import { crc32Combine, crc32Shift } from "../../server/http/caching/crc32-combine.ts";
 
 const crcOf = (bytes: Uint8Array) => (bytes.length > 0 ? crc32(bytes) : 0);
 

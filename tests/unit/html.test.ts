@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, placeholderSrc, renderAttributes, scriptJson } from "../../server/http/html.ts";
+import {
+  escapeHtml,
+  placeholderSrc,
+  renderAttributes,
+  scriptJson,
+} from "../../server/http/rendering/html.ts";
 
 describe("HTML helpers", () => {
   it("escape text for element content and attribute values", () => {

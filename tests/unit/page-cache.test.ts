@@ -8,7 +8,7 @@ import {
   fillPage,
   fillPageGzip,
   tokenPlaceholder,
-} from "../../server/http/page-cache.ts";
+} from "../../server/http/caching/page-cache.ts";
 
 const text = (page: ReturnType<typeof cutPage> | undefined) =>
   page ? fillPage(page, () => "T").toString() : undefined;

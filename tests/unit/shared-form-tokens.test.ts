@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sharedFormTokens } from "../../server/http/form-protection.ts";
+import { sharedFormTokens } from "../../server/http/security/form-protection.ts";
 
 const hour = 60 * 60 * 1000;
 

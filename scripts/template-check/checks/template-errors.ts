@@ -6,7 +6,7 @@ import type { Finding } from "../report.ts";
 /**
  * A partial given an unknown parameter, missing a required one or one of the wrong type:
  * in "box" mode the server renders an error box in its place, which names the including
- * template and line (server/http/template-contracts.ts). The file is named from the views
+ * template and line (server/http/rendering/template-contracts.ts). The file is named from the views
  * folder, so a copy of views/ reads like the original.
  */
 export function templateErrors(view: PageView, views: string): Finding[] {

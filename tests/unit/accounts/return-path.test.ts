@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeReturnPath } from "../../../server/http/account-guard.ts";
+import { safeReturnPath } from "../../../server/http/security/account-guard.ts";
 
 describe("where the sign-in page may send the shopper back to", () => {
   it.each([

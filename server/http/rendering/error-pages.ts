@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { defaultLocale, type Locale, localeFromAcceptLanguage } from "../i18n/locales.ts";
-import type { Services } from "./services.ts";
+import { defaultLocale, type Locale, localeFromAcceptLanguage } from "../../i18n/locales.ts";
+import type { Services } from "../services.ts";
 
 /** Statuses with their own localized explanation; anything else 4xx reads as a bad request. */
 const explained = new Set([400, 403, 404, 405, 413, 415, 429]);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { StoreLimits } from "../config.ts";
-import type { Translate } from "../i18n/translate.ts";
+import type { StoreLimits } from "../../config.ts";
+import type { Translate } from "../../i18n/translate.ts";
 import type { FormRateLimit } from "./form-rate-limit.ts";
 import { limitKey } from "./shared-counters.ts";
 

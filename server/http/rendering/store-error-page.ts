@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
-import type { Services } from "./services.ts";
+import type { Services } from "../services.ts";
 
 /** One posted value; a field sent twice (a tampered form) counts as missing. */
 function posted(request: FastifyRequest, name: string): string | undefined {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { FunnelStep } from "../domain/analytics-catalogue.ts";
-import type { Locale } from "../i18n/locales.ts";
-import type { DailyCount } from "../store/analytics-repository.ts";
+import type { FunnelStep } from "../../domain/analytics-catalogue.ts";
+import type { Locale } from "../../i18n/locales.ts";
+import type { DailyCount } from "../../store/analytics-repository.ts";
 
 /**
  * The funnel's counters, added up in memory and written now and then as daily totals: a

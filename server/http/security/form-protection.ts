@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { cartCookieName, issuedCartId } from "./cart-cookie.ts";
-import { sessionCookieName } from "./session-cookie.ts";
-import { shopperCookieName } from "./shopper-cookie.ts";
+import { cartCookieName, issuedCartId } from "../cookies/cart-cookie.ts";
+import { sessionCookieName } from "../cookies/session-cookie.ts";
+import { shopperCookieName } from "../cookies/shopper-cookie.ts";
 
 /**
  * Protection of every form post against cross-site request forgery, in two layers.

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Session } from "../store/session-repository.ts";
-import { writeFlash } from "./flash-cookie.ts";
-import type { Services } from "./services.ts";
-import { clearSessionCookie } from "./session-cookie.ts";
+import type { Session } from "../../store/session-repository.ts";
+import { writeFlash } from "../cookies/flash-cookie.ts";
+import { clearSessionCookie } from "../cookies/session-cookie.ts";
+import type { Services } from "../services.ts";
 import { claimsSession } from "./signed-in.ts";
 
 /** The query parameter of the sign-in page that names where to go afterwards. */

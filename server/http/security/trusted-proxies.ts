@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from "fastify";
-import type { Config } from "../config.ts";
+import type { Config } from "../../config.ts";
 
 /**
  * What Fastify gets for TRUST_PROXY (checked by parseTrustProxy in config.ts). A hop count

@@ -1,10 +1,10 @@
 import type { FastifyInstance, onResponseHookHandler } from "fastify";
-import type { FunnelStep } from "../domain/analytics-catalogue.ts";
-import type { Catalogue } from "../domain/catalogue.ts";
-import { locales } from "../i18n/locales.ts";
-import type { RouteId } from "../i18n/routes.ts";
+import type { FunnelStep } from "../../domain/analytics-catalogue.ts";
+import type { Catalogue } from "../../domain/catalogue.ts";
+import { locales } from "../../i18n/locales.ts";
+import type { RouteId } from "../../i18n/routes.ts";
+import { isAjax } from "../rendering/pages.ts";
 import type { AnalyticsCounters } from "./analytics-counters.ts";
-import { isAjax } from "./pages.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -46,7 +46,7 @@ export function registerFunnelCounting(
     const locale = route.config?.locale;
     const step = routeId && viewSteps[routeId];
     if (!step || !locale || route.method !== "GET") return;
-    // Each language's path is a route of its own (localizedRoute): its language is known here.
+    // Each language's path is a route of its own (localizedRoutes): its language is known here.
     const products = routeId === "product" ? productBySlug.get(locale) : undefined;
     const counted: onResponseHookHandler = (request, reply, done) => {
       if (reply.statusCode === 200 && !isAjax(request)) {

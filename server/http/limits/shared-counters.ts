@@ -64,7 +64,7 @@ interface LimitSettings {
 }
 
 const unnamed =
-  "a limit made with app.createRateLimit needs its own keyGenerator (limitKey(name) in server/http/shared-counters.ts): otherwise it counts together with every other such limit";
+  "a limit made with app.createRateLimit needs its own keyGenerator (limitKey(name) in server/http/limits/shared-counters.ts): otherwise it counts together with every other such limit";
 
 /**
  * A store for the plugin: the plugin's own memory or Redis store, one per limit, with a key

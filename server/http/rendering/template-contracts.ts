@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import type { Eta } from "eta";
 import type { FastifyBaseLogger } from "fastify";
-import type { HookContract } from "../../islands/runtime/define-hook.ts";
-import { type ParameterProblem, parameterProblems } from "../../islands/runtime/define-hook.ts";
+import type { HookContract } from "../../../islands/runtime/define-hook.ts";
+import { type ParameterProblem, parameterProblems } from "../../../islands/runtime/define-hook.ts";
 import { escapeHtml } from "./html.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { isLinkToken } from "../store/link-token.ts";
+import { isLinkToken } from "../../store/link-token.ts";
 
 /**
  * A signed-in browser carries its session's token in a signed, HttpOnly, SameSite=Lax

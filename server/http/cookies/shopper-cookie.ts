@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { isRandomId, randomId } from "../store/random-id.ts";
+import { isRandomId, randomId } from "../../store/random-id.ts";
 
 /**
  * The shopper's own photos and projects are found by an opaque random id in a signed,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isAjax } from "../rendering/pages.ts";
 import { acceptsGzip } from "./page-cache.ts";
-import { isAjax } from "./pages.ts";
 
 /**
  * Whole answers kept as they were sent (status, headers, gzip body) and sent again before

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Session, SessionRepository } from "../store/session-repository.ts";
-import { readSessionToken } from "./session-cookie.ts";
+import type { Session, SessionRepository } from "../../store/session-repository.ts";
+import { readSessionToken } from "../cookies/session-cookie.ts";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -1,8 +1,8 @@
-import type { Catalogue, Category, Orientation, Product, ProductSize } from "../domain/catalogue.ts";
-import { orientations } from "../domain/catalogue.ts";
-import type { OptionRequest } from "../domain/product-options.ts";
-import type { I18n } from "../i18n/index.ts";
-import { type Locale, perLocale } from "../i18n/locales.ts";
+import type { Catalogue, Category, Orientation, Product, ProductSize } from "../../domain/catalogue.ts";
+import { orientations } from "../../domain/catalogue.ts";
+import type { OptionRequest } from "../../domain/product-options.ts";
+import type { I18n } from "../../i18n/index.ts";
+import { type Locale, perLocale } from "../../i18n/locales.ts";
 
 /**
  * Typed links to catalogue pages. A product option is part of the address, in the

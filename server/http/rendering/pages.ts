@@ -1,0 +1,166 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Locale } from "../../i18n/locales.ts";
+import type { RouteParams } from "../../i18n/routes.ts";
+import { answerWithKeptPage } from "../caching/kept-page-answer.ts";
+import { createPageCache, cutPage, tokenPlaceholder } from "../caching/page-cache.ts";
+import { readCartId } from "../cookies/cart-cookie.ts";
+import type { LiveRoutes } from "../localized-routes.ts";
+import { holdsCredentials } from "../security/form-protection.ts";
+import { claimsSession } from "../security/signed-in.ts";
+import type { Services } from "../services.ts";
+import { originOf } from "./origin.ts";
+import { pageContexts } from "./page-context.ts";
+import { registerRequestLocale } from "./request-locale.ts";
+
+declare module "fastify" {
+  interface FastifyReply {
+    /**
+     * Renders a page (or, for an ajax request, its fragment). Data may be a function, also
+     * an async one: it is then only called when the page is rendered, not when a kept copy
+     * of the page is sent.
+     */
+    page(
+      template: string,
+      data: PageData | (() => PageData | Promise<PageData>),
+      options?: PageOptions,
+    ): Promise<FastifyReply>;
+  }
+}
+
+export interface PageData {
+  title: string;
+  description?: string;
+  [key: string]: unknown;
+}
+
+export interface PageOptions {
+  status?: number;
+  /** Route params per locale, where they are translated too (a product slug, say). */
+  alternateParams?: Record<Locale, RouteParams>;
+  /** A query per locale that is part of what the page shows (a product option), kept by the language switcher. */
+  alternateQuery?: Record<Locale, string>;
+  /** Pages that must not be indexed: errors, the cart. */
+  noindex?: boolean;
+  /**
+   * The partial an ajax request (X-Requested-With: XMLHttpRequest) gets instead of the
+   * whole page: the part its data-ajax-update target shows. Same data, same template family.
+   */
+  fragment?: string;
+  /** Shared by every shopper without a cart: may be served from the short-lived page cache. */
+  cacheable?: boolean;
+  /**
+   * What a cacheable page shows besides its address that can change while a copy is
+   * kept, such as the product page's dispatch dates (they change at the order cut-off
+   * and at midnight): pages with another variant never share a copy.
+   */
+  cacheVariant?: string;
+  /**
+   * For a page of one shopper's own (their cart): a name for everything of theirs it shows,
+   * such as the cart's id and revision. The rendered page is kept under it, briefly and in
+   * this process, and each response fills in the shopper's own token; a name that changes
+   * with every change of what is shown can never give out a stale copy.
+   */
+  personal?: string;
+}
+
+export function isAjax(request: FastifyRequest): boolean {
+  return request.headers["x-requested-with"] === "XMLHttpRequest";
+}
+
+export function registerPages(app: FastifyInstance, services: Services, live: LiveRoutes): void {
+  const { carts } = services;
+  const pageContext = pageContexts(services, live);
+  const cache = createPageCache();
+  // One entry per shopper: fewer, kept longer than the shared pages (a cart revisited).
+  const personalPages = createPageCache({ ttlMs: 60_000, maxEntries: 300 });
+
+  registerRequestLocale(app, services);
+
+  async function cartCount(request: FastifyRequest, cartId: string | undefined): Promise<number> {
+    if (!cartId) return 0;
+    try {
+      return await carts.itemCount(cartId);
+    } catch (err) {
+      // The badge is a nicety: a page still renders when the database hiccups.
+      request.log.warn({ err }, "cart count unavailable");
+      return 0;
+    }
+  }
+
+  app.decorateReply(
+    "page",
+    async function page(
+      this: FastifyReply,
+      template: string,
+      data: PageData | (() => PageData | Promise<PageData>),
+      options: PageOptions = {},
+    ) {
+      const request = this.request;
+      const locale = request.locale;
+      const view = options.fragment && isAjax(request) ? options.fragment : template;
+      const send = (html: string | Buffer, gzip?: boolean) => {
+        this.code(options.status ?? 200);
+        this.header("content-language", locale);
+        const vary = [options.fragment && "X-Requested-With", gzip !== undefined && "Accept-Encoding"];
+        if (vary.some(Boolean)) this.header("vary", vary.filter(Boolean).join(", "));
+        // Tells the ajax behaviour that an error answer (429, 503) is still the fragment to show.
+        if (view === options.fragment) this.header("x-ajax-fragment", "true");
+        // Already compressed: @fastify/compress passes an encoded reply through untouched.
+        if (gzip) this.header("content-encoding", "gzip");
+        return this.type("text/html; charset=utf-8").send(html);
+      };
+      const origin = originOf(request, services);
+      const cacheable = request.method === "GET" && !services.config.development;
+      // A personal page names what it shows of the shopper (their cart at a revision), which
+      // includes the header's count: a copy found under that name needs no query at all.
+      const signedIn = claimsSession(request);
+      const personalKey =
+        cacheable && options.personal !== undefined
+          ? `${origin} ${locale} ${view} ${options.personal} ${signedIn} ${request.url}`
+          : undefined;
+      const personalCopy = personalKey ? personalPages.get(personalKey) : undefined;
+      if (personalCopy) return answerWithKeptPage(this, personalCopy, send);
+
+      // Unsigning is an HMAC: once per page, not once per use.
+      const cartId = readCartId(request);
+      const count = await cartCount(request, cartId);
+      // A shared page differs between shoppers only in the header's cart count (the CSRF
+      // token is filled in per response), so shoppers with as many items share one copy.
+      // The origin is in its links: a request naming another host must never hand its
+      // links to everyone else. Only a GET: a post's answer says what that post did.
+      const cacheKey =
+        options.cacheable && cacheable
+          ? `${origin} ${locale} ${view} ${count} ${signedIn} ${options.cacheVariant ?? ""} ${request.url}`
+          : undefined;
+      const cached = cacheKey ? cache.get(cacheKey) : undefined;
+      if (cached) return answerWithKeptPage(this, cached, send);
+      const keptAs = cacheKey ?? personalKey;
+
+      const context = pageContext({
+        request,
+        origin,
+        alternateParams: options.alternateParams,
+        alternateQuery: options.alternateQuery,
+        cartCount: count,
+        signedIn,
+        noindex: options.noindex ?? false,
+        // A page bound for the cache gets a placeholder; each response fills in its own token.
+        csrfToken: () => {
+          if (keptAs) return tokenPlaceholder;
+          token ??= holdsCredentials(request) ? this.generateCsrf() : app.sharedFormTokens.current();
+          return token;
+        },
+      });
+      let token: string | undefined;
+      // viewAsync throws on a template error, so the error handler can answer with the 500 page.
+      const html = await this.viewAsync(view, {
+        ...context,
+        ...(typeof data === "function" ? await data() : data),
+      });
+      if (!keptAs) return send(html);
+      const page = cutPage(html);
+      (cacheKey ? cache : personalPages).set(keptAs, page);
+      return answerWithKeptPage(this, page, send);
+    },
+  );
+}
