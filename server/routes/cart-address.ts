@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { bothHold, cartStanding } from "../cart/cart-standing.ts";
 import { checkoutState, loadShopperCart } from "../cart/shopper-cart.ts";
 import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { writeCartId } from "../http/cookies/cart-cookie.ts";
+import { digest } from "../http/caching/digest.ts";
+import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
 import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
@@ -20,6 +22,8 @@ interface AddressPageState {
   rateLimited?: string;
   /** The account's addresses, when the browser is signed in. */
   saved?: SavedChoice[];
+  /** For a plain look: names what the page shows of the shopper, to keep it under (pages.ts). */
+  personal?: string;
 }
 
 /** One of the account's addresses as the address step offers it. */
@@ -75,22 +79,44 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, rout
         checkoutSteps,
         saved: saved.map(({ href, label, lines }) => ({ href, label, lines })),
       },
-      { noindex: true, status },
+      { noindex: true, status, personal: state.personal },
     );
   };
 
+  /**
+   * What the address step shows of a signed-in browser's account: its session and addresses.
+   * A kept page is sent again only while this is unchanged, so signing out everywhere, or an
+   * address changed on another device, shows on the next request.
+   */
+  const accountShown = async (request: FastifyRequest) => {
+    const session = await request.signedIn();
+    if (!session) return "";
+    return JSON.stringify([session.tokenHash, await services.addressBook.list(session.account.id)]);
+  };
+
   route("cartAddress", "GET", async (request, reply) => {
+    // Both read before what the page shows of them, so a change in between fails the check.
+    const cartId = readCartId(request);
+    const standing = await cartStanding(carts, cartId);
+    const shown = standing && (await accountShown(request));
     const cart = await loadShopperCart(services, request);
     const elsewhere = redirectFor("cartAddress", checkoutState(cart));
     if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
     // Signed in: the address chosen from the account's, or the one used last, unless the cart has one.
     const saved = await savedAddresses(request);
+    // A plain look again, by the same browser: the page as sent, while cart and account stand.
+    if (standing)
+      reply.keepReady(bothHold(standing.holds, async (again) => (await accountShown(again)) === shown));
     const query = request.query as Record<string, unknown>;
     const chosen = saved.find(
       (s) => s.address.id === query[i18n.t[request.locale]("account.checkout.query")],
     );
     const address = chosen?.address ?? cart.address ?? saved[0]?.address;
-    return showForm(request, reply, { values: addressValues(address, request.locale), saved });
+    return showForm(request, reply, {
+      values: addressValues(address, request.locale),
+      saved,
+      personal: standing && `cart ${cartId} ${standing.revision} ${digest(shown || "")}`,
+    });
   });
 
   route("cartAddress", "POST", async (request, reply) => {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { bothHold, cartStanding } from "../cart/cart-standing.ts";
 import {
   checkoutState,
   lineViews,
@@ -81,7 +82,14 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
   const path = <Id extends RouteId>(request: FastifyRequest, id: Id, ...params: RouteArgs<Id>) =>
     i18n.routes.pathFor(id, request.locale, ...params);
 
-  const showOverview = (request: FastifyRequest, reply: FastifyReply, cart: ShopperCart, notice?: string) => {
+  const showOverview = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    cart: ShopperCart,
+    notice?: string,
+    /** For a plain look: names what the page shows of the shopper, to keep it under (pages.ts). */
+    personal?: string,
+  ) => {
     const locale = request.locale;
     const t = i18n.t[locale];
     const address = cart.address;
@@ -105,15 +113,30 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
         notice,
         checkoutSteps,
       },
-      { noindex: true, status: notice ? 422 : 200 },
+      { noindex: true, status: notice ? 422 : 200, personal },
     );
   };
 
   route("cartOverview", "GET", async (request, reply) => {
+    const cartId = readCartId(request);
+    const standing = await cartStanding(services.carts, cartId);
+    const period = services.deliveryTimes.period(services.now());
     const cart = await loadShopperCart(services, request);
     const elsewhere = redirectFor("cartOverview", checkoutState(cart));
     if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
-    return showOverview(request, reply, cart);
+    // A plain look again, by the same browser: the page as sent, while the cart and the part of
+    // the day (its delivery dates) stand. Its order key too: the same cart is the same order.
+    if (standing)
+      reply.keepReady(
+        bothHold(standing.holds, async () => services.deliveryTimes.period(services.now()) === period),
+      );
+    return showOverview(
+      request,
+      reply,
+      cart,
+      undefined,
+      standing && `cart ${cartId} ${standing.revision} ${period}`,
+    );
   });
 
   route("cartOverview", "POST", async (request, reply) => {

@@ -16,9 +16,9 @@ export function deliveryTimesRoutes(app: FastifyInstance, services: Services, ro
   const route = routes.on(app);
   const { i18n, deliveryTimes } = services;
 
-  const compute = (request: FastifyRequest): DeliveryOverview | undefined => {
+  const compute = (request: FastifyRequest, now = services.now()): DeliveryOverview | undefined => {
     try {
-      return deliveryTimes.overview(request.locale, services.now());
+      return deliveryTimes.overview(request.locale, now);
     } catch (err) {
       request.log.error({ err }, "delivery times could not be computed");
       return undefined;
@@ -28,12 +28,17 @@ export function deliveryTimesRoutes(app: FastifyInstance, services: Services, ro
   route("deliveryTimes", "GET", async (request, reply) => {
     const locale = request.locale;
     const t = i18n.t[locale];
-    const overview = compute(request);
+    // One moment for the overview and the name of the part of the day it is kept under.
+    const now = services.now();
+    const overview = compute(request, now);
     const params: ParamsOf<typeof contract> = {
       overview,
       endpoint: i18n.routes.pathFor("deliveryTimesData", locale),
     };
-    // The times change at the cut-off and at midnight: never keep a copy.
+    // The times change at the cut-off and at midnight: browsers and proxies keep no copy. The
+    // shop keeps the rendered page per part of the day (as the product page's dates), so a
+    // copy never outlives the part it was made in. An open page made from a copy asks for the
+    // new times at most the copy's age late (the page cache keeps one for 30 s).
     reply.header("cache-control", "no-store");
     return reply.page(
       "pages/delivery-times",
@@ -43,7 +48,7 @@ export function deliveryTimesRoutes(app: FastifyInstance, services: Services, ro
         cutOff: deliveryTimes.cutOff,
         deliveryTimes: params,
       },
-      { status: overview ? 200 : 503 },
+      overview ? { cacheable: true, cacheVariant: deliveryTimes.period(now) } : { status: 503 },
     );
   });
 

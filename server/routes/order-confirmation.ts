@@ -8,6 +8,7 @@ import { dispatchAfterPayment } from "../domain/order-production.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { saveDetailsForm } from "../forms/account-forms.ts";
 import type { FieldError } from "../forms/form.ts";
+import { digest } from "../http/caching/digest.ts";
 import { readCartId } from "../http/cookies/cart-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
@@ -76,6 +77,13 @@ export function orderConfirmationRoutes(
     return t("order.dispatchExpected", { window: mailWindow(window, locale) });
   };
 
+  const projectsOf = async (order: Order) => {
+    const projectIds = order.lines.flatMap((line) => (line.projectId ? [line.projectId] : []));
+    return projectIds.length > 0 ? await services.projects.summaries(projectIds) : new Map();
+  };
+  const orderShown = (order: Order, signedIn: boolean, projects: Map<unknown, unknown>) =>
+    JSON.stringify([order.status, order.address, signedIn, [...projects]]);
+
   const showOrder = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -104,8 +112,22 @@ export function orderConfirmationRoutes(
       : [];
 
     const countryName = t(`fields.countries.${order.address.country}`);
-    const projectIds = order.lines.flatMap((line) => (line.projectId ? [line.projectId] : []));
-    const projects = projectIds.length > 0 ? await services.projects.summaries(projectIds) : new Map();
+    const projects = await projectsOf(order);
+    // Once paid the page changes only with the order itself (its next step, an anonymised
+    // address), its photo books' photos and the browser signing in or out: while none of that
+    // changed, the same browser asking again gets the page as sent (ready-answers.ts). Before
+    // payment the provider is asked on every visit, so nothing is kept.
+    const keep = code === 200 && !notice && isPaid(status);
+    const shown = keep ? orderShown(order, own.signedIn, projects) : undefined;
+    if (shown !== undefined) {
+      reply.keepReady(async (asking) => {
+        const again = await ownOrder(asking);
+        return (
+          again !== undefined &&
+          orderShown(again.order, again.signedIn, await projectsOf(again.order)) === shown
+        );
+      });
+    }
     reply.header("cache-control", "private, no-store");
     return reply.page(
       "pages/order-confirmation",
@@ -159,7 +181,12 @@ export function orderConfirmationRoutes(
               },
             },
       },
-      { noindex: true, fragment: "partials/payment-status", status: code },
+      {
+        noindex: true,
+        fragment: "partials/payment-status",
+        status: code,
+        personal: shown && `order ${order.id} ${digest(shown)}`,
+      },
     );
   };
 

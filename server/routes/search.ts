@@ -10,6 +10,7 @@ import { searchDocuments } from "../domain/search-documents.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import { type Locale, perLocale } from "../i18n/locales.ts";
+import { faqCacheVariant } from "./faq.ts";
 
 /** How many suggestions the field offers as the shopper types; the results page lists every hit. */
 export const suggestionLimit = 6;
@@ -63,7 +64,6 @@ export function searchRoutes(app: FastifyInstance, services: Services, routes: L
     const locale = request.locale;
     const t = i18n.t[locale];
     const query = cutQuery((request.query as Record<string, unknown>).q);
-    const hits = query ? indexFor(locale).search(query) : [];
     const view = (hit: SearchHit, position: number) => ({
       kind: hit.document.kind,
       kindLabel: t(`search.kinds.${hit.document.kind}`),
@@ -76,30 +76,37 @@ export function searchRoutes(app: FastifyInstance, services: Services, routes: L
     reply.header("x-robots-tag", "noindex");
     return reply.page(
       "pages/search",
-      () => ({
-        title: query ? t("search.titleFor", { query }) : t("search.title"),
-        description: t("search.description"),
-        crumbs: [
-          { label: t("customerService.title"), href: i18n.routes.pathFor("customerService", locale) },
-          { label: t("search.breadcrumb") },
-        ],
-        query,
-        total: hits.length,
-        groups: kinds
-          .map((kind) => ({
-            kind,
-            heading: t(`search.groups.${kind}`),
-            results: hits.filter((hit) => hit.document.kind === kind).map((hit, i) => view(hit, i + 1)),
-          }))
-          .filter((group) => group.results.length > 0),
-        suggestions: {
-          items: hits.slice(0, suggestionLimit).map((hit, i) => view(hit, i + 1)),
+      () => {
+        const hits = query ? indexFor(locale).search(query) : [];
+        return {
+          title: query ? t("search.titleFor", { query }) : t("search.title"),
+          description: t("search.description"),
+          crumbs: [
+            { label: t("customerService.title"), href: i18n.routes.pathFor("customerService", locale) },
+            { label: t("search.breadcrumb") },
+          ],
+          query,
           total: hits.length,
-          allHref: `${i18n.routes.pathFor("search", locale)}?${new URLSearchParams({ q: query })}`,
-        },
-      }),
+          groups: kinds
+            .map((kind) => ({
+              kind,
+              heading: t(`search.groups.${kind}`),
+              results: hits.filter((hit) => hit.document.kind === kind).map((hit, i) => view(hit, i + 1)),
+            }))
+            .filter((group) => group.results.length > 0),
+          suggestions: {
+            items: hits.slice(0, suggestionLimit).map((hit, i) => view(hit, i + 1)),
+            total: hits.length,
+            allHref: `${i18n.routes.pathFor("search", locale)}?${new URLSearchParams({ q: query })}`,
+          },
+        };
+      },
       {
         noindex: true,
+        // The same words find the same answers for everyone until an editor changes the FAQ:
+        // a function, so a kept copy searches nothing.
+        cacheable: true,
+        cacheVariant: faqCacheVariant(services),
         fragment: "partials/support-search-suggestions",
         // The language switcher searches the same words in the other language.
         ...(query ? { alternateQuery: perLocale(() => new URLSearchParams({ q: query }).toString()) } : {}),

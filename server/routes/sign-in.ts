@@ -85,7 +85,12 @@ export function signInRoutes(app: FastifyInstance, services: Services, routes: L
           notice: state.problem,
         },
       },
-      { status, noindex: status !== 200 },
+      {
+        status,
+        noindex: status !== 200,
+        // The empty form is everyone's (the return path is in the address, the token filled in per answer).
+        cacheable: status === 200 && state.values === undefined && !state.notice && !state.problem,
+      },
     );
   };
 

@@ -190,7 +190,8 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
         noindex: status !== 200,
         fragment: "partials/subscription-signup",
         // A shopper without photos sees what everyone without photos sees: that copy is shared.
-        cacheable: status === 200 && !owner,
+        // Signed in, the form names the account's address: never shared.
+        cacheable: status === 200 && !owner && !session,
       },
     );
   };

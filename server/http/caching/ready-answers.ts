@@ -27,8 +27,12 @@ export interface ReadyAnswersOptions {
   now?: () => number;
 }
 
-/** Whether a kept answer still shows what the route would show now. */
-export type StillHolds = () => Promise<boolean>;
+/**
+ * Whether a kept answer still shows what the route would show now, asked for the new
+ * request (its cookies parsed), never the one the answer was made for: what that one knew,
+ * such as who was signed in, is remembered per request.
+ */
+export type StillHolds = (request: FastifyRequest) => Promise<boolean>;
 
 interface ReadyAnswer {
   headers: Record<string, string>;
@@ -112,7 +116,9 @@ export function readyAnswers({
           reply.raw.end(answer.body);
         };
         if (!answer.stillHolds) return send();
-        answer.stillHolds().then(
+        // The cookie plugin's own hook, which parses them, comes later.
+        request.cookies ??= request.server.parseCookie(request.headers.cookie ?? "");
+        answer.stillHolds(request).then(
           (holds) => {
             if (holds) return send();
             answers.delete(key);

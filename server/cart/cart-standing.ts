@@ -1,0 +1,30 @@
+import type { StillHolds } from "../http/caching/ready-answers.ts";
+import type { CartRepository } from "../store/cart-repository.ts";
+
+export interface CartStanding {
+  /** The cart's revision when the page was made: part of the name it is kept under (pages.ts). */
+  revision: number;
+  /** The check for ready answers (ready-answers.ts): the cart is still at that revision. */
+  holds: StillHolds;
+}
+
+/**
+ * What a checkout page needs to be kept: the cart's revision, which the database raises with
+ * every change a checkout page shows (migration 0007), on whichever instance it was made.
+ * Read before the cart itself, so a change that lands in between fails the check rather than
+ * keep a page that misses it. Undefined without a cart: nothing to keep.
+ */
+export async function cartStanding(
+  carts: CartRepository,
+  cartId: string | undefined,
+): Promise<CartStanding | undefined> {
+  if (!cartId) return undefined;
+  const revision = await carts.revision(cartId);
+  if (revision === undefined) return undefined;
+  return { revision, holds: async () => (await carts.revision(cartId)) === revision };
+}
+
+/** Both checks hold, the first asked first. */
+export function bothHold(first: StillHolds, second: StillHolds): StillHolds {
+  return async (request) => (await first(request)) && (await second(request));
+}

@@ -1,0 +1,168 @@
+import { gunzipSync } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { orderNumber } from "../../server/domain/order-number.ts";
+import { orderLifecycleRepository } from "../../server/store/order-lifecycle-repository.ts";
+import { accountPaths, annasAddress, placeOrder, signedUp } from "../support/accounts.ts";
+import { type TestShop, testShop } from "../support/app.ts";
+import { BrowserSession } from "../support/browser-session.ts";
+import { testDatabases } from "../support/databases.ts";
+import { textOf } from "../support/shopper.ts";
+
+const book = { product: "exclusive-photobook", orientation: "portrait", size: "21x30" };
+const paths = {
+  product: "/assortiment/fotoboeken/exclusief-fotoboek",
+  contents: "/winkelwagen/inhoud",
+  address: "/winkelwagen/adres",
+  overview: "/winkelwagen/overzicht",
+};
+
+/** A page as a browser asks for it (gzip, so a kept answer may be sent) and reads it. */
+async function look(browser: BrowserSession, url: string) {
+  const res = await browser.get(url, { "accept-encoding": "gzip" });
+  const html =
+    res.headers["content-encoding"] === "gzip" ? gunzipSync(res.rawPayload).toString("utf8") : res.body;
+  return { status: res.statusCode, bytes: res.rawPayload, html, text: textOf(html) };
+}
+
+/** A page looked at until it comes as kept: the same bytes twice (the first answer may set a cookie). */
+async function lookTillKept(browser: BrowserSession, url: string) {
+  await look(browser, url);
+  const first = await look(browser, url);
+  const again = await look(browser, url);
+  expect(again.bytes.equals(first.bytes)).toBe(true);
+  return first;
+}
+
+/**
+ * The checkout's pages and the order page are kept per shopper while what they show stands
+ * (ready-answers.ts). Every change made through another instance of the shop, on the same
+ * database, must show on the browser's very next request to the first one.
+ */
+describe.each(testDatabases())(
+  "a shopper's kept pages, changed through another instance, on $name",
+  (target) => {
+    const shops: TestShop[] = [];
+    let cleanup: (() => Promise<void>) | undefined;
+    afterEach(async () => {
+      for (const s of shops.splice(0)) await s.app.close();
+      await cleanup?.();
+      cleanup = undefined;
+    });
+
+    async function twoShops(): Promise<[TestShop, TestShop]> {
+      const opened = await target.open();
+      cleanup = opened.cleanup;
+      for (let i = 0; i < 2; i++) {
+        const shop = await testShop({
+          database: { ...opened.database, close: async () => {} },
+          env: { SIGNUP_RATE_LIMIT: "1000" },
+          sleep: async () => {},
+        });
+        shops.push(shop);
+      }
+      return [shops[0] as TestShop, shops[1] as TestShop];
+    }
+
+    /** A browser with a photo book in its cart and an address, on the first instance. */
+    async function readyForTheOverview(one: TestShop, browser = new BrowserSession(one.app)) {
+      await browser.get(paths.product);
+      expect((await browser.form(paths.contents, { ...book, quantity: "2" })).statusCode).toBe(303);
+      expect((await browser.form(paths.address, annasAddress)).statusCode).toBe(303);
+      return browser;
+    }
+
+    /** The same browser (its cookies) talking to the other instance. */
+    function elsewhere(two: TestShop, browser: BrowserSession): BrowserSession {
+      const other = new BrowserSession(two.app);
+      other.adopt(browser);
+      return other;
+    }
+
+    it("the address step shows an address changed through the other instance", async () => {
+      const [one, two] = await twoShops();
+      const browser = await readyForTheOverview(one);
+      const first = await lookTillKept(browser, paths.address);
+      expect(first.html).toMatch(/id="address-street"[^>]*value="Dorpsstraat 12"/);
+
+      const changed = await elsewhere(two, browser).form(paths.address, {
+        ...annasAddress,
+        street: "Kerkplein 1",
+      });
+      expect(changed.statusCode).toBe(303);
+      expect((await look(browser, paths.address)).html).toMatch(
+        /id="address-street"[^>]*value="Kerkplein 1"/,
+      );
+    });
+
+    it("the overview shows a quantity changed through the other instance, and a new order key after it", async () => {
+      const [one, two] = await twoShops();
+      const browser = await readyForTheOverview(one);
+      const first = await lookTillKept(browser, paths.overview);
+      expect(first.text).toContain("2 ×");
+
+      const other = elsewhere(two, browser);
+      await other.get(paths.contents);
+      const update = await other.form(paths.contents, { ...book, quantity: "3", intent: "update" });
+      expect(update.statusCode).toBe(303);
+      const after = await look(browser, paths.overview);
+      expect(after.text).toContain("3 ×");
+      const key = (html: string) => /name="orderKey" value="([^"]+)"/.exec(html)?.[1];
+      expect(key(after.html)).toBeDefined();
+      expect(key(after.html)).not.toBe(key(first.html));
+    });
+
+    it("the order page shows the order's next step, taken through the other instance", async () => {
+      const [one, two] = await twoShops();
+      const browser = new BrowserSession(one.app);
+      const placed = await placeOrder(browser, annasAddress);
+      expect(placed.statusCode).toBe(303);
+      const { id } = await one.database.db.selectFrom("orders").select("id").executeTakeFirstOrThrow();
+      const orderId = Number(id);
+      const orderPath = `/bestelling/${orderNumber(orderId)}`;
+      const paid = await orderLifecycleRepository(one.database.db).applyOrderEvent(
+        orderId,
+        { type: "payment_paid", paymentId: "tp_kept_page" },
+        new Date(),
+      );
+      expect(paid).toMatchObject({ kind: "changed", to: "paid" });
+
+      const first = await lookTillKept(browser, orderPath);
+      expect(first.status).toBe(200);
+      expect(first.text).toContain("Betaald");
+
+      await orderLifecycleRepository(two.database.db).applyOrderEvent(
+        orderId,
+        { type: "production_started" },
+        new Date(),
+      );
+      const after = await look(browser, orderPath);
+      expect(after.text).toContain("In productie");
+    });
+
+    it("the address step of a signed-in browser follows its account: an address added, and signing out everywhere", async () => {
+      const [one, two] = await twoShops();
+      const browser = await signedUp(one.app, one.database.db, { email: "kept@example.nl", name: "Kees" });
+      await readyForTheOverview(one, browser);
+      const first = await lookTillKept(browser, paths.address);
+      expect(first.text).toContain("Je adressen");
+
+      // The same account on another device, answered by the other instance.
+      const device = new BrowserSession(two.app);
+      device.adopt(browser);
+      await device.get(accountPaths.nl.addresses);
+      const added = await device.form(accountPaths.nl.addresses, {
+        ...annasAddress,
+        name: "Oma Bakker",
+        street: "Laan 9",
+      });
+      expect(added.statusCode).toBe(303);
+      expect((await look(browser, paths.address)).text).toContain("Oma Bakker Laan 9");
+
+      await device.get("/account");
+      expect((await device.form("/account/overal-uitloggen", {})).statusCode).toBe(303);
+      const signedOut = await look(browser, paths.address);
+      expect(signedOut.text).not.toContain("Je adressen");
+      expect(signedOut.text).not.toContain("Oma Bakker");
+    });
+  },
+);
