@@ -59,7 +59,7 @@ export function accountOrdersRoutes(app: FastifyInstance, services: Services, ro
           };
         }),
       },
-      { noindex: true },
+      { noindex: true, keyedByData: true },
     );
   });
 }

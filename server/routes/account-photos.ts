@@ -42,7 +42,7 @@ export function accountPhotosRoutes(app: FastifyInstance, services: Services, ro
           removable: !view.projectId || !ordered.has(view.projectId),
         })),
       },
-      { noindex: true },
+      { noindex: true, keyedByData: true },
     );
   });
 }

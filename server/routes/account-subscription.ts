@@ -47,7 +47,7 @@ export function accountSubscriptionRoutes(
             : undefined,
         },
       },
-      { noindex: true },
+      { noindex: true, keyedByData: true },
     );
   });
 

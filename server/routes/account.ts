@@ -85,7 +85,7 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
           text: t(`account.overview.${sectionText[id]}`),
         })),
       },
-      { noindex: true },
+      { noindex: true, keyedByData: true },
     );
   });
 

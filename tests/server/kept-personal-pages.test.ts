@@ -164,5 +164,26 @@ describe.each(testDatabases())(
       expect(signedOut.text).not.toContain("Je adressen");
       expect(signedOut.text).not.toContain("Oma Bakker");
     });
+
+    it("the account's orders show a status changed through the other instance", async () => {
+      const [one, two] = await twoShops();
+      const browser = await signedUp(one.app, one.database.db, {
+        email: "orders@example.nl",
+        name: "Olga",
+      });
+      expect((await placeOrder(browser, annasAddress)).statusCode).toBe(303);
+      const first = await lookTillKept(browser, accountPaths.nl.orders);
+      expect(first.text).toContain("Wacht op betaling");
+
+      const { id } = await two.database.db.selectFrom("orders").select("id").executeTakeFirstOrThrow();
+      await orderLifecycleRepository(two.database.db).applyOrderEvent(
+        Number(id),
+        { type: "payment_paid", paymentId: "tp_account_orders" },
+        new Date(),
+      );
+      const after = await look(browser, accountPaths.nl.orders);
+      expect(after.text).toContain("Betaald");
+      expect(after.text).not.toContain("Wacht op betaling");
+    });
   },
 );

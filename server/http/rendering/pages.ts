@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Locale } from "../../i18n/locales.ts";
 import type { RouteParams } from "../../i18n/routes.ts";
+import { digest } from "../caching/digest.ts";
 import { answerWithKeptPage } from "../caching/kept-page-answer.ts";
 import { createPageCache, cutPage, tokenPlaceholder } from "../caching/page-cache.ts";
 import { readCartId } from "../cookies/cart-cookie.ts";
@@ -61,6 +62,13 @@ export interface PageOptions {
    * with every change of what is shown can never give out a stale copy.
    */
   personal?: string;
+  /**
+   * For a page of one shopper's own whose data the route reads afresh on every request (an
+   * account page): kept under a digest of that data, so the same data is answered without
+   * rendering or compressing, and any change makes a new page. Plain data only: what the
+   * template gets must be what the digest saw.
+   */
+  keyedByData?: boolean;
 }
 
 export function isAjax(request: FastifyRequest): boolean {
@@ -114,9 +122,17 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       // A personal page names what it shows of the shopper (their cart at a revision), which
       // includes the header's count: a copy found under that name needs no query at all.
       const signedIn = claimsSession(request);
+      let resolved: PageData | undefined;
+      let personal = options.personal;
+      if (cacheable && personal === undefined && options.keyedByData) {
+        resolved = typeof data === "function" ? await data() : data;
+        // The header's cart count is not in the data: it is part of the name.
+        const count = await cartCount(request, readCartId(request));
+        personal = `data ${digest(JSON.stringify(resolved))} ${count}`;
+      }
       const personalKey =
-        cacheable && options.personal !== undefined
-          ? `${origin} ${locale} ${view} ${options.personal} ${signedIn} ${request.url}`
+        cacheable && personal !== undefined
+          ? `${origin} ${locale} ${view} ${personal} ${signedIn} ${request.url}`
           : undefined;
       const personalCopy = personalKey ? personalPages.get(personalKey) : undefined;
       if (personalCopy) return answerWithKeptPage(this, personalCopy, send);
@@ -155,7 +171,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       // viewAsync throws on a template error, so the error handler can answer with the 500 page.
       const html = await this.viewAsync(view, {
         ...context,
-        ...(typeof data === "function" ? await data() : data),
+        ...(resolved ?? (typeof data === "function" ? await data() : data)),
       });
       if (!keptAs) return send(html);
       const page = cutPage(html);
