@@ -145,8 +145,17 @@ const cookieSignature = createRequire(import.meta.url)("@fastify/cookie") as {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-function readArgs(argv: string[]): { duration: number; connections: number; only: string[] } {
-  const options = { duration: 10, connections: 50, only: [] as string[] };
+function readArgs(argv: string[]): {
+  duration: number;
+  connections: number;
+  only: string[];
+  cpuProf?: string;
+} {
+  const options: { duration: number; connections: number; only: string[]; cpuProf?: string } = {
+    duration: 10,
+    connections: 50,
+    only: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const [flag, inline] = arg.split("=", 2);
@@ -157,8 +166,16 @@ function readArgs(argv: string[]): { duration: number; connections: number; only
       options.only.push(raw);
       continue;
     }
+    if (flag === "--cpu-prof") {
+      // The shop server writes a V8 CPU profile into this folder when the bench stops it.
+      if (!raw) throw new Error("--cpu-prof needs a folder for the profile");
+      options.cpuProf = resolve(raw);
+      continue;
+    }
     if (flag !== "--duration" && flag !== "--connections") {
-      throw new Error(`unknown argument ${arg}; use --duration N, --connections N and/or --only NAME`);
+      throw new Error(
+        `unknown argument ${arg}; use --duration N, --connections N, --only NAME and/or --cpu-prof DIR`,
+      );
     }
     const value = Number(raw);
     if (!Number.isInteger(value) || value < 1)
@@ -308,7 +325,7 @@ function table(rows: string[][]): string {
 }
 
 async function main(): Promise<void> {
-  const { duration, connections, only } = readArgs(process.argv.slice(2));
+  const { duration, connections, only, cpuProf } = readArgs(process.argv.slice(2));
   const measured = only.length > 0 ? pages.filter((p) => only.some((part) => p.name.includes(part))) : pages;
   if (measured.length === 0) throw new Error(`no page's name contains ${only.join(" or ")}`);
 
@@ -329,7 +346,8 @@ async function main(): Promise<void> {
     DATA_DIR: dataDir,
     COOKIE_SECRET: process.env.COOKIE_SECRET ?? "bench-cookie-secret-that-is-long-enough-0123456789",
   };
-  const shopServer = start("shop server", ["--import", "tsx", "server/main.ts"], shopEnv);
+  const profiling = cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${cpuProf}`] : [];
+  const shopServer = start("shop server", [...profiling, "--import", "tsx", "server/main.ts"], shopEnv);
   const bareFastify = start("bare Fastify server", ["-e", bareServer], {
     ...process.env,
     NODE_ENV: "production",
