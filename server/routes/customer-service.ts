@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { faqVersion } from "../http/rendering/page-variants.ts";
 import type { Services } from "../http/services.ts";
-import { faqCacheVariant, faqNavigation } from "./faq.ts";
+import { faqNavigation } from "./faq.ts";
 
 /** The support home: the FAQ by topic, the contact form, the delivery times and how to reach us. */
 export function customerServiceRoutes(
@@ -21,7 +22,7 @@ export function customerServiceRoutes(
         description: t("customerService.description"),
         faqNav: faqNavigation(services, locale),
       }),
-      { cacheable: true, cacheVariant: faqCacheVariant(services) },
+      { cacheable: true, ...faqVersion(services) },
     );
   });
 }

@@ -3,6 +3,7 @@ import type { contract } from "../../islands/delivery-times/contract.ts";
 import type { ParamsOf } from "../../islands/runtime/define-hook.ts";
 import type { DeliveryOverview } from "../domain/delivery-overview.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { partOfTheDay } from "../http/rendering/page-variants.ts";
 import type { Services } from "../http/services.ts";
 
 /**
@@ -48,7 +49,7 @@ export function deliveryTimesRoutes(app: FastifyInstance, services: Services, ro
         cutOff: deliveryTimes.cutOff,
         deliveryTimes: params,
       },
-      overview ? { cacheable: true, cacheVariant: deliveryTimes.period(now) } : { status: 503 },
+      overview ? { cacheable: true, ...partOfTheDay(services, now) } : { status: 503 },
     );
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { answerParts, type FaqContent, type FaqQuestion, type FaqTopic, plainText } from "../domain/faq.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { faqVersion } from "../http/rendering/page-variants.ts";
 import type { Services } from "../http/services.ts";
 import { type Locale, locales, perLocale } from "../i18n/locales.ts";
 
@@ -69,11 +70,6 @@ export function faqNavigation(
   };
 }
 
-/** Pages that show the FAQ are cached briefly: a new version of its files gets new copies. */
-export function faqCacheVariant(services: Services): string {
-  return `faq-${services.faq.version()}`;
-}
-
 /**
  * The FAQ: an overview of every topic, a page per topic with its questions and answers,
  * and a page per question. Addresses contain /faq/ in both languages; the topic and
@@ -140,7 +136,7 @@ export function faqRoutes(app: FastifyInstance, services: Services, routes: Loca
         crumbs: crumbs(locale),
         faqNav: faqNavigation(services, locale, "overview"),
       }),
-      { cacheable: true, cacheVariant: faqCacheVariant(services) },
+      { cacheable: true, ...faqVersion(services) },
     );
   });
 
@@ -166,7 +162,7 @@ export function faqRoutes(app: FastifyInstance, services: Services, routes: Loca
       }),
       {
         cacheable: true,
-        cacheVariant: faqCacheVariant(services),
+        ...faqVersion(services),
         alternateParams: perLocale((l) => ({ topic: faq.topicById(l, topic.id)?.slug ?? topic.slug })),
       },
     );
@@ -193,7 +189,7 @@ export function faqRoutes(app: FastifyInstance, services: Services, routes: Loca
       }),
       {
         cacheable: true,
-        cacheVariant: faqCacheVariant(services),
+        ...faqVersion(services),
         alternateParams: perLocale((l) => {
           const other = faq.topicById(l, topic.id);
           const otherQuestion = other?.questions.find((q) => q.id === question.id);

@@ -17,6 +17,7 @@ import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { originOf } from "../http/rendering/origin.ts";
+import { partOfTheDay } from "../http/rendering/page-variants.ts";
 import type { PageData } from "../http/rendering/pages.ts";
 import type { Services } from "../http/services.ts";
 import { intlLocale, type Locale, locales, perLocale } from "../i18n/locales.ts";
@@ -344,7 +345,7 @@ export function productRoutes(
           alternateParams: perLocale((l) => ({ category: category.slug[l], product: product.slug[l] })),
           alternateQuery: state.explicit ? perLocale((l) => links.query(choice, l)) : undefined,
           cacheable: true,
-          cacheVariant: services.deliveryTimes.period(now),
+          ...partOfTheDay(services, now),
         },
       );
     },

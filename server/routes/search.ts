@@ -8,9 +8,9 @@ import {
 } from "../domain/search.ts";
 import { searchDocuments } from "../domain/search-documents.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { faqVersion } from "../http/rendering/page-variants.ts";
 import type { Services } from "../http/services.ts";
 import { type Locale, perLocale } from "../i18n/locales.ts";
-import { faqCacheVariant } from "./faq.ts";
 
 /** How many suggestions the field offers as the shopper types; the results page lists every hit. */
 export const suggestionLimit = 6;
@@ -106,7 +106,7 @@ export function searchRoutes(app: FastifyInstance, services: Services, routes: L
         // The same words find the same answers for everyone until an editor changes the FAQ:
         // a function, so a kept copy searches nothing.
         cacheable: true,
-        cacheVariant: faqCacheVariant(services),
+        ...faqVersion(services),
         fragment: "partials/support-search-suggestions",
         // The language switcher searches the same words in the other language.
         ...(query ? { alternateQuery: perLocale(() => new URLSearchParams({ q: query }).toString()) } : {}),

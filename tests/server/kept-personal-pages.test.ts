@@ -33,6 +33,13 @@ async function lookTillKept(browser: BrowserSession, url: string) {
   return first;
 }
 
+/** The same browser (its cookies) talking to the other instance. */
+function elsewhere(two: TestShop, browser: BrowserSession): BrowserSession {
+  const other = new BrowserSession(two.app);
+  other.adopt(browser);
+  return other;
+}
+
 /**
  * The checkout's pages and the order page are kept per shopper while what they show stands
  * (ready-answers.ts). Every change made through another instance of the shop, on the same
@@ -69,13 +76,6 @@ describe.each(testDatabases())(
       expect((await browser.form(paths.contents, { ...book, quantity: "2" })).statusCode).toBe(303);
       expect((await browser.form(paths.address, annasAddress)).statusCode).toBe(303);
       return browser;
-    }
-
-    /** The same browser (its cookies) talking to the other instance. */
-    function elsewhere(two: TestShop, browser: BrowserSession): BrowserSession {
-      const other = new BrowserSession(two.app);
-      other.adopt(browser);
-      return other;
     }
 
     it("the address step shows an address changed through the other instance", async () => {
@@ -187,3 +187,52 @@ describe.each(testDatabases())(
     });
   },
 );
+
+/**
+ * Pages everyone sees alike, answered to a shopper with cookies, go to that browser again as
+ * kept answers: only while the header's count and the page's part of the day stand.
+ */
+describe("shared pages sent again to a shopper", () => {
+  it("show the cart's new count after a change through another instance", async () => {
+    const opened = await testDatabases()[0]?.open();
+    if (!opened) throw new Error("no database");
+    const shared = { ...opened.database, close: async () => {} };
+    const one = await testShop({ database: shared });
+    const two = await testShop({ database: shared });
+    try {
+      const browser = new BrowserSession(one.app);
+      await browser.get(paths.product);
+      expect((await browser.form(paths.contents, { ...book, quantity: "1" })).statusCode).toBe(303);
+      const first = await lookTillKept(browser, paths.product);
+      expect(first.html).toMatch(/data-count="1"/);
+
+      const other = elsewhere(two, browser);
+      await other.get(paths.product);
+      expect((await other.form(paths.contents, { ...book, quantity: "2" })).statusCode).toBe(303);
+      expect((await look(browser, paths.product)).html).toMatch(/data-count="3"/);
+    } finally {
+      await one.close();
+      await two.close();
+      await opened.cleanup();
+    }
+  });
+
+  it("show the next part of the day's dispatch dates once the cut-off has passed", async () => {
+    // Monday 23 November 2026, 14:59 in Amsterdam; the cut-off is 15:00.
+    let clock = new Date("2026-11-23T13:59:00Z");
+    const shop = await testShop({ now: () => clock });
+    try {
+      const browser = new BrowserSession(shop.app);
+      await browser.get(paths.product);
+      expect((await browser.form(paths.contents, { ...book, quantity: "1" })).statusCode).toBe(303);
+      const before = await lookTillKept(browser, paths.product);
+      expect(before.text).toContain("Bij bestelling vandaag vóór 15:00 uur.");
+      clock = new Date("2026-11-23T14:01:00Z");
+      const after = await look(browser, paths.product);
+      expect(after.text).not.toContain("Bij bestelling vandaag vóór 15:00 uur.");
+      expect(after.text).toContain("Bij bestelling morgen vóór 15:00 uur.");
+    } finally {
+      await shop.close();
+    }
+  });
+});

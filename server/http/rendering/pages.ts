@@ -3,7 +3,7 @@ import type { Locale } from "../../i18n/locales.ts";
 import type { RouteParams } from "../../i18n/routes.ts";
 import { digest } from "../caching/digest.ts";
 import { answerWithKeptPage } from "../caching/kept-page-answer.ts";
-import { createPageCache, cutPage, tokenPlaceholder } from "../caching/page-cache.ts";
+import { type CachedPage, createPageCache, cutPage, tokenPlaceholder } from "../caching/page-cache.ts";
 import { readCartId } from "../cookies/cart-cookie.ts";
 import type { LiveRoutes } from "../localized-routes.ts";
 import { holdsCredentials } from "../security/form-protection.ts";
@@ -55,6 +55,12 @@ export interface PageOptions {
    * and at midnight): pages with another variant never share a copy.
    */
   cacheVariant?: string;
+  /**
+   * What cacheVariant would be now (page-variants.ts). With it, a kept page answered to a
+   * browser with cookies may go to that browser again as a ready answer, after a check
+   * that its variant and the header's cart count still stand; without it, never.
+   */
+  currentVariant?: () => string;
   /**
    * For a page of one shopper's own (their cart): a name for everything of theirs it shows,
    * such as the cart's id and revision. The rendered page is kept under it, briefly and in
@@ -148,8 +154,28 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         options.cacheable && cacheable
           ? `${origin} ${locale} ${view} ${count} ${signedIn} ${options.cacheVariant ?? ""} ${request.url}`
           : undefined;
+      /**
+       * A shared page answered to a shopper (a browser with cookies) may go to the same
+       * browser again as a ready answer (ready-answers.ts) while it is still the kept copy,
+       * its variant stands and the header's count is the same: no hooks, no route.
+       */
+      const offerToShopper = (page: CachedPage) => {
+        const variantNow = options.currentVariant;
+        if (!cacheKey || !holdsCredentials(request)) return;
+        if (options.cacheVariant !== undefined && !variantNow) return;
+        const variant = options.cacheVariant ?? "";
+        this.keepReady(
+          async (again) =>
+            cache.get(cacheKey) === page &&
+            (variantNow?.() ?? "") === variant &&
+            (await cartCount(again, readCartId(again))) === count,
+        );
+      };
       const cached = cacheKey ? cache.get(cacheKey) : undefined;
-      if (cached) return answerWithKeptPage(this, cached, send);
+      if (cached) {
+        offerToShopper(cached);
+        return answerWithKeptPage(this, cached, send);
+      }
       const keptAs = cacheKey ?? personalKey;
 
       const context = pageContext({
@@ -176,6 +202,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       if (!keptAs) return send(html);
       const page = cutPage(html);
       (cacheKey ? cache : personalPages).set(keptAs, page);
+      offerToShopper(page);
       return answerWithKeptPage(this, page, send);
     },
   );
