@@ -81,6 +81,10 @@ export function orderConfirmationRoutes(
     const projectIds = order.lines.flatMap((line) => (line.projectId ? [line.projectId] : []));
     return projectIds.length > 0 ? await services.projects.summaries(projectIds) : new Map();
   };
+  const cartCountOf = async (request: FastifyRequest) => {
+    const cartId = readCartId(request);
+    return cartId ? await services.carts.itemCount(cartId) : 0;
+  };
   const orderShown = (order: Order, signedIn: boolean, projects: Map<unknown, unknown>) =>
     JSON.stringify([order.status, order.address, signedIn, [...projects]]);
 
@@ -120,11 +124,14 @@ export function orderConfirmationRoutes(
     const keep = code === 200 && !notice && isPaid(status);
     const shown = keep ? orderShown(order, own.signedIn, projects) : undefined;
     if (shown !== undefined) {
+      // The header's cart count too: the shopper may fill a new cart in another tab.
+      const count = await cartCountOf(request);
       reply.keepReady(async (asking) => {
         const again = await ownOrder(asking);
         return (
           again !== undefined &&
-          orderShown(again.order, again.signedIn, await projectsOf(again.order)) === shown
+          orderShown(again.order, again.signedIn, await projectsOf(again.order)) === shown &&
+          (await cartCountOf(asking)) === count
         );
       });
     }

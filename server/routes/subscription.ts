@@ -5,6 +5,8 @@ import { offerEndsAt, type Plan, planById, plans, recommendedPlanId } from "../d
 import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { subscriptionForm, subscriptionPlanForm } from "../forms/subscription-form.ts";
+import { digest } from "../http/caching/digest.ts";
+import { hasFlash } from "../http/cookies/flash-cookie.ts";
 import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
 import { overRateLimit } from "../http/limits/form-rate-limit.ts";
 import { limitKey } from "../http/limits/shared-counters.ts";
@@ -19,7 +21,7 @@ import type { Session } from "../store/session-repository.ts";
 import { signupLinkHours } from "../store/signup-repository.ts";
 import { firstPeriodCents } from "../store/subscription-repository.ts";
 import { payAndGo } from "./paying.ts";
-import { takeRemovedNotice, uploadViews } from "./uploads.ts";
+import { removedFlash, takeRemovedNotice, uploadViews } from "./uploads.ts";
 
 /** The explanations a modal can show, by key; each one's address is its slug in the shopper's language. */
 export const infoTopics = ["cancel", "storage"] as const;
@@ -192,6 +194,12 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
         // A shopper without photos sees what everyone without photos sees: that copy is shared.
         // Signed in, the form names the account's address: never shared.
         cacheable: status === 200 && !owner && !session,
+        // A shopper's own page (their photos, their account's address) is kept under what it
+        // shows of them, read afresh above: the same photos and account, the same page.
+        personal:
+          status === 200 && owner && Object.keys(state).length === 0 && !hasFlash(request, removedFlash)
+            ? `shopper ${owner} ${digest(JSON.stringify([session?.account.email ?? "", shopperUploads, [...ordered]]))}`
+            : undefined,
       },
     );
   };

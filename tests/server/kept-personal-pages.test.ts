@@ -6,6 +6,7 @@ import { accountPaths, annasAddress, placeOrder, signedUp } from "../support/acc
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
 import { testDatabases } from "../support/databases.ts";
+import { multipart, photos } from "../support/photos.ts";
 import { textOf } from "../support/shopper.ts";
 
 const book = { product: "exclusive-photobook", orientation: "portrait", size: "21x30" };
@@ -137,6 +138,12 @@ describe.each(testDatabases())(
       );
       const after = await look(browser, orderPath);
       expect(after.text).toContain("In productie");
+
+      // A new cart filled in another tab, through the other instance: the header counts it.
+      const other = elsewhere(two, browser);
+      await other.get(paths.product);
+      expect((await other.form(paths.contents, { ...book, quantity: "4" })).statusCode).toBe(303);
+      expect((await look(browser, orderPath)).html).toMatch(/data-count="4"/);
     });
 
     it("the address step of a signed-in browser follows its account: an address added, and signing out everywhere", async () => {
@@ -163,6 +170,28 @@ describe.each(testDatabases())(
       const signedOut = await look(browser, paths.address);
       expect(signedOut.text).not.toContain("Je adressen");
       expect(signedOut.text).not.toContain("Oma Bakker");
+    });
+
+    it("the subscription page shows a photo uploaded through the other instance", async () => {
+      const [one, two] = await twoShops();
+      const browser = new BrowserSession(one.app);
+      const upload = async (session: BrowserSession, filename: string) => {
+        await session.get("/fotoboek-maken?fotoboek=exclusief-fotoboek");
+        const res = await session.post(
+          "/fotoboek-maken/fotos",
+          multipart([{ name: "photo", file: { filename, data: await photos.jpeg() } }]),
+          { "x-requested-with": "XMLHttpRequest", "x-csrf-token": session.token },
+        );
+        expect(res.statusCode).toBeLessThan(300);
+      };
+      await upload(browser, "strand.jpg");
+      const first = await lookTillKept(browser, "/abonnement");
+      expect(first.html).toContain("strand.jpg");
+
+      await upload(elsewhere(two, browser), "bergen.jpg");
+      const after = await look(browser, "/abonnement");
+      expect(after.html).toContain("strand.jpg");
+      expect(after.html).toContain("bergen.jpg");
     });
 
     it("the account's orders show a status changed through the other instance", async () => {

@@ -18,6 +18,11 @@ export function writeFlash(reply: FastifyReply, name: string, value: unknown): v
   });
 }
 
+/** Whether a flash value waits to be shown: a page that shows it is made afresh, never kept. */
+export function hasFlash(request: FastifyRequest, name: string): boolean {
+  return request.cookies[`flash-${name}`] !== undefined;
+}
+
 /** The flash value, cleared as it is read; undefined when there is none or it was tampered with. */
 export function takeFlash<T>(request: FastifyRequest, reply: FastifyReply, name: string): T | undefined {
   const raw = request.cookies[`flash-${name}`];

@@ -125,27 +125,26 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       };
       const origin = originOf(request, services);
       const cacheable = request.method === "GET" && !services.config.development;
-      // A personal page names what it shows of the shopper (their cart at a revision), which
-      // includes the header's count: a copy found under that name needs no query at all.
+      // Unsigning is an HMAC: once per page, not once per use.
+      const cartId = readCartId(request);
+      const count = await cartCount(request, cartId);
+      // A personal page names what it shows of the shopper (their cart at a revision, their
+      // order, their photos); the header's count is part of every name, so a change to the
+      // cart in another tab is never missed.
       const signedIn = claimsSession(request);
       let resolved: PageData | undefined;
       let personal = options.personal;
       if (cacheable && personal === undefined && options.keyedByData) {
         resolved = typeof data === "function" ? await data() : data;
-        // The header's cart count is not in the data: it is part of the name.
-        const count = await cartCount(request, readCartId(request));
-        personal = `data ${digest(JSON.stringify(resolved))} ${count}`;
+        personal = `data ${digest(JSON.stringify(resolved))}`;
       }
       const personalKey =
         cacheable && personal !== undefined
-          ? `${origin} ${locale} ${view} ${personal} ${signedIn} ${request.url}`
+          ? `${origin} ${locale} ${view} ${personal} ${count} ${signedIn} ${request.url}`
           : undefined;
       const personalCopy = personalKey ? personalPages.get(personalKey) : undefined;
       if (personalCopy) return answerWithKeptPage(this, personalCopy, send);
 
-      // Unsigning is an HMAC: once per page, not once per use.
-      const cartId = readCartId(request);
-      const count = await cartCount(request, cartId);
       // A shared page differs between shoppers only in the header's cart count (the CSRF
       // token is filled in per response), so shoppers with as many items share one copy.
       // The origin is in its links: a request naming another host must never hand its
