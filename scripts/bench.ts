@@ -24,6 +24,38 @@ const benchPhoto = () =>
     .jpeg()
     .toBuffer();
 
+type PagePath = string | ((shopper: BenchShopper) => string);
+
+/** Every page a buying shopper reaches, guest or signed in. */
+const buyerPages: ReadonlyArray<readonly [string, PagePath]> = [
+  ["home", "/"],
+  ["category", "/assortiment/fotoboeken"],
+  ["product", "/assortiment/fotoboeken/exclusief-fotoboek"],
+  ["cart contents", "/winkelwagen/inhoud"],
+  ["cart address", "/winkelwagen/adres"],
+  ["cart overview", "/winkelwagen/overzicht"],
+  ["order page", (s) => s.orderPath],
+  ["delivery times", "/klantenservice/levertijden"],
+  ["customer service", "/klantenservice"],
+  ["FAQ question", "/klantenservice/faq/levering/feestdagen"],
+  ["contact form", "/klantenservice/contact"],
+  ["subscription", "/abonnement"],
+  ["photo editor start", "/fotoboek-maken?fotoboek=exclusief-fotoboek&orientatie=staand&formaat=21x30"],
+  ["photo book", (s) => s.projectPath],
+  ["search results", "/klantenservice/zoeken?q=fotoboek"],
+];
+
+/** ... and, signed in, the account's own pages. */
+const accountPages: ReadonlyArray<readonly [string, PagePath]> = [
+  ["account", "/account"],
+  ["account orders", "/account/bestellingen"],
+  ["account photos", "/account/fotos"],
+  ["account subscription", "/account/abonnement"],
+  ["account addresses", "/account/adressen"],
+  ["account settings", "/account/gegevens"],
+  ["account privacy", "/account/privacy"],
+];
+
 /**
  * The pages to measure; each screen adds itself here as it is built. Shoppers
  * without a cart get shared pages from the page cache; "with a cart" sends a signed cart
@@ -32,7 +64,7 @@ const benchPhoto = () =>
 const pages: {
   name: string;
   /** The page's address; a function for the shopper's own pages (their order, their photo book). */
-  path: string | ((shopper: BenchShopper) => string);
+  path: PagePath;
   withCart?: boolean;
   withShopper?: boolean;
   filledCart?: boolean;
@@ -86,51 +118,16 @@ const pages: {
   { name: "nl privacy statement", path: "/privacy" },
   // The shoppers who buy: with a cart and an address, an order and a photo book, as a guest
   // and signed in. Every page they reach should keep up as well as a visitor's.
-  ...(
-    [
-      ["home", "/"],
-      ["category", "/assortiment/fotoboeken"],
-      ["product", "/assortiment/fotoboeken/exclusief-fotoboek"],
-      ["cart contents", "/winkelwagen/inhoud"],
-      ["cart address", "/winkelwagen/adres"],
-      ["cart overview", "/winkelwagen/overzicht"],
-      ["order page", (s: BenchShopper) => s.orderPath],
-      ["delivery times", "/klantenservice/levertijden"],
-      ["customer service", "/klantenservice"],
-      ["FAQ question", "/klantenservice/faq/levering/feestdagen"],
-      ["contact form", "/klantenservice/contact"],
-      ["subscription", "/abonnement"],
-      ["photo editor start", "/fotoboek-maken?fotoboek=exclusief-fotoboek&orientatie=staand&formaat=21x30"],
-      ["photo book", (s: BenchShopper) => s.projectPath],
-      ["search results", "/klantenservice/zoeken?q=fotoboek"],
-    ] as const
-  ).map(([what, path]) => ({ name: `nl ${what}, guest with a cart`, path, shopper: "guest" as const })),
-  ...(
-    [
-      ["home", "/"],
-      ["category", "/assortiment/fotoboeken"],
-      ["product", "/assortiment/fotoboeken/exclusief-fotoboek"],
-      ["cart contents", "/winkelwagen/inhoud"],
-      ["cart address", "/winkelwagen/adres"],
-      ["cart overview", "/winkelwagen/overzicht"],
-      ["order page", (s: BenchShopper) => s.orderPath],
-      ["delivery times", "/klantenservice/levertijden"],
-      ["customer service", "/klantenservice"],
-      ["FAQ question", "/klantenservice/faq/levering/feestdagen"],
-      ["contact form", "/klantenservice/contact"],
-      ["subscription", "/abonnement"],
-      ["photo editor start", "/fotoboek-maken?fotoboek=exclusief-fotoboek&orientatie=staand&formaat=21x30"],
-      ["photo book", (s: BenchShopper) => s.projectPath],
-      ["search results", "/klantenservice/zoeken?q=fotoboek"],
-      ["account", "/account"],
-      ["account orders", "/account/bestellingen"],
-      ["account photos", "/account/fotos"],
-      ["account subscription", "/account/abonnement"],
-      ["account addresses", "/account/adressen"],
-      ["account settings", "/account/gegevens"],
-      ["account privacy", "/account/privacy"],
-    ] as const
-  ).map(([what, path]) => ({ name: `nl ${what}, signed-in shopper`, path, shopper: "signed-in" as const })),
+  ...buyerPages.map(([what, path]) => ({
+    name: `nl ${what}, guest with a cart`,
+    path,
+    shopper: "guest" as const,
+  })),
+  ...[...buyerPages, ...accountPages].map(([what, path]) => ({
+    name: `nl ${what}, signed-in shopper`,
+    path,
+    shopper: "signed-in" as const,
+  })),
 ];
 
 /** A rendered page should manage at least this share of the bare route's requests per second. */
