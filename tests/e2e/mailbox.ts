@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "@playwright/test";
 
@@ -28,6 +28,8 @@ export async function mailTo(address: string, kind: string): Promise<string> {
   await expect
     .poll(
       () => {
+        // Until the shop sends its first mail the folder does not exist: nothing yet, poll on.
+        if (!existsSync(mailDir())) return false;
         const files = readdirSync(mailDir(), { withFileTypes: true })
           .filter((f) => f.isFile() && f.name.endsWith(`-${kind}.eml`))
           .map((f) => f.name)
