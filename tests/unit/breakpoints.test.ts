@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { paths } from "../../server/app.ts";
-import { customMedia, fillCustomMedia, typedOutWidths } from "../../server/domain/breakpoints.ts";
+import { customMedia, fillCustomMedia, typedOutWidths } from "../../server/domain/custom-media.ts";
 
 const root = join(paths.locales, "..");
 const styleSheets = (dir: string): string[] =>
