@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { contract } from "../../islands/delivery-times/contract.ts";
 import type { ParamsOf } from "../../islands/runtime/define-hook.ts";
 import type { DeliveryOverview } from "../domain/delivery-overview.ts";
+import { keptJson } from "../http/caching/kept-json.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { partOfTheDay } from "../http/rendering/page-variants.ts";
 import type { Services } from "../http/services.ts";
@@ -53,13 +54,21 @@ export function deliveryTimesRoutes(app: FastifyInstance, services: Services, ro
     );
   });
 
+  const sendJson = keptJson();
+
   // As cheap as a page (the overview is computed once per locale and half-day), so not rate limited either.
   route("deliveryTimesData", "GET", async (request, reply) => {
-    const overview = compute(request);
+    // Made at a whole second, so one encoded answer serves every request in it. The island
+    // counts the answer's life from generatedAt to refreshAt: a moment up to a second early
+    // makes it ask again up to a second late, never early.
+    const now = new Date(Math.floor(services.now().getTime() / 1000) * 1000);
+    const overview = compute(request, now);
     reply.header("cache-control", "no-store").header("content-language", request.locale);
     if (!overview) {
       return reply.code(503).send({ error: i18n.t[request.locale]("deliveryTimes.unavailable") });
     }
-    return reply.send(overview);
+    // The same browser asking again within the second gets the answer as sent (ready-answers.ts).
+    reply.keepReady(async () => Math.floor(services.now().getTime() / 1000) * 1000 === now.getTime());
+    return sendJson(reply, request.locale, overview.generatedAt, () => overview);
   });
 }

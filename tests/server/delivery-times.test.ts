@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryOverview } from "../../server/domain/delivery-overview.ts";
 import { type TestShop, testShop } from "../support/app.ts";
@@ -109,6 +110,26 @@ describe("the delivery-times JSON", () => {
     expect(overview.refreshAt).toBe("2026-04-20T22:00:00.000Z");
     const de = (await get("/api/lieferzeiten")).json() as DeliveryOverview;
     expect(de.orderBefore).toBe("Bestellt morgen vor 15:00 Uhr");
+  });
+
+  it("comes gzip-compressed to a browser that takes it, the same overview, made at the whole second", async () => {
+    clock = new Date("2026-04-20T12:59:59.750Z");
+    const plain = await get("/api/levertijden");
+    const zipped = await shop.app.inject({
+      url: "/api/levertijden",
+      headers: { "accept-encoding": "gzip, br" },
+    });
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
+    expect(zipped.headers["content-type"]).toMatch(/application\/json/);
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString("utf8"))).toEqual(plain.json());
+    expect((plain.json() as DeliveryOverview).generatedAt).toBe("2026-04-20T12:59:59.000Z");
+    // Past the cut-off a moment later: a new answer, never the kept one.
+    clock = new Date("2026-04-20T13:00:00.100Z");
+    const after = await shop.app.inject({ url: "/api/levertijden", headers: { "accept-encoding": "gzip" } });
+    const overview = JSON.parse(gunzipSync(after.rawPayload).toString("utf8")) as DeliveryOverview;
+    expect(overview.orderBefore).toBe("Besteld morgen vóór 15:00 uur");
+    expect(overview.generatedAt).toBe("2026-04-20T13:00:00.000Z");
   });
 });
 

@@ -8,7 +8,8 @@ import { acceptsGzip } from "./page-cache.ts";
  *
  * - a visitor who sends no cookies: their page is the same for everyone
  *   (form-protection.ts, page-cache.ts). Kept for a second, which is what a shopper who
- *   loaded the page a second earlier sees;
+ *   loaded the page a second earlier sees, and checked on each use where the route gives
+ *   a check (an answer that holds for one clock second);
  * - a shopper's own page (their cart), only where the route gives a check that the page
  *   still holds, such as "the cart's revision is the one it was made at". The browser's
  *   whole Cookie header is part of the key, so one shopper's answer (with their form
@@ -162,7 +163,8 @@ export function readyAnswers({
             headers,
             body: payload,
             expires: now() + (personal ? personalTtlMs : ttlMs),
-            stillHolds: personal ? offered.stillHolds : undefined,
+            // A visitor's answer too is checked where the route gives a check (an answer of one second).
+            stillHolds: offered.stillHolds,
           });
           while (answers.size > maxEntries) answers.delete(answers.keys().next().value as string);
         }
