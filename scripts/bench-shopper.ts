@@ -173,5 +173,7 @@ async function fillCartAndOrder(
   );
   expect("starting a photo book", started.response.status, 303);
   const projectPath = new URL(started.response.headers.get("location") ?? "", shop).pathname;
+  // As a browser follows the redirect: the page says once what was added, and clears that note.
+  await s.get(projectPath);
   return { cookie: s.cookie(), orderPath, projectPath };
 }

@@ -170,7 +170,7 @@ export async function buildApp({
     i18n,
     carts: cartRepository(database.db, database),
     uploads: uploadRepository(database.db),
-    projects: photoProjectRepository(database.db),
+    projects: photoProjectRepository(database.db, database),
     subscriptions,
     accounts: accountRepository(database.db),
     sessions,

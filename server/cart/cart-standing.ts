@@ -1,4 +1,6 @@
+import type { FastifyRequest } from "fastify";
 import type { StillHolds } from "../http/caching/ready-answers.ts";
+import { readCartId } from "../http/cookies/cart-cookie.ts";
 import type { CartRepository } from "../store/cart-repository.ts";
 
 export interface CartStanding {
@@ -27,4 +29,10 @@ export async function cartStanding(
 /** Both checks hold, the first asked first. */
 export function bothHold(first: StillHolds, second: StillHolds): StillHolds {
   return async (request) => (await first(request)) && (await second(request));
+}
+
+/** The count in the page header of this browser: part of what every kept personal page shows. */
+export async function headerCartCount(carts: CartRepository, request: FastifyRequest): Promise<number> {
+  const cartId = readCartId(request);
+  return cartId ? await carts.itemCount(cartId) : 0;
 }

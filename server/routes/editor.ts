@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PhotoUploadParams } from "../../islands/photo-upload/contract.ts";
+import { headerCartCount } from "../cart/cart-standing.ts";
 import { type ProjectCart, projectCartLines } from "../cart/project-lines.ts";
 import { type Orientation, orientations, type Product, type ProductSize } from "../domain/catalogue.ts";
 import { formatPrice } from "../domain/money.ts";
@@ -356,6 +357,8 @@ export function editorRoutes(
       cart?: { values: FormValues; errors: FieldError[] };
     } = {},
     status = 200,
+    /** The shopper's revision, read before the project: the plain page is then kept under it. */
+    standing?: { owner: string; revision: number },
   ) => {
     const locale = request.locale;
     const t = i18n.t[locale];
@@ -372,6 +375,18 @@ export function editorRoutes(
       size: t("product.size", { size: size.id }),
     });
     reply.header("cache-control", "private, no-store");
+    // The plain page changes only with the shopper's photos and books (their revision, raised
+    // by the database on every instance) and the header's cart count: while both stand, the
+    // same browser asking again gets it as sent (ready-answers.ts).
+    const plain = standing && status === 200 && !state.notice && !state.removed && !state.cart;
+    if (plain) {
+      const count = await headerCartCount(services.carts, request);
+      reply.keepReady(
+        async (again) =>
+          (await projects.shopperRevision(standing.owner)) === standing.revision &&
+          (await headerCartCount(services.carts, again)) === count,
+      );
+    }
     return reply.page(
       "pages/editor-project",
       {
@@ -407,17 +422,28 @@ export function editorRoutes(
         status,
         noindex: true,
         alternateParams: perLocale(() => ({ project: project.id })),
+        personal: plain ? `project ${project.id} ${standing.owner}@${standing.revision}` : undefined,
       },
     );
   };
 
   route("editorProject", "GET", async (request, reply) => {
+    // Read before the project and its photos, so a change in between fails the check.
+    const owner = readShopperId(request);
+    const standing = owner ? { owner, revision: await projects.shopperRevision(owner) } : undefined;
     const own = await ownProject(request);
     if (!own) return reply.callNotFound();
-    return showProject(request, reply, own.project, {
-      notice: takeFlash(request, reply, flashName),
-      removed: takeRemovedNotice(request, reply, i18n.t[request.locale]),
-    });
+    return showProject(
+      request,
+      reply,
+      own.project,
+      {
+        notice: takeFlash(request, reply, flashName),
+        removed: takeRemovedNotice(request, reply, i18n.t[request.locale]),
+      },
+      200,
+      standing,
+    );
   });
 
   route(

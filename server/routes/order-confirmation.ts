@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PaymentState } from "../../islands/payment-status/contract.ts";
+import { headerCartCount } from "../cart/cart-standing.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { localMoment, parseCutOff } from "../domain/delivery-times.ts";
 import { awaitsPayment, isOrderStatus, isPaid, type OrderStatus } from "../domain/order-lifecycle.ts";
@@ -81,10 +82,7 @@ export function orderConfirmationRoutes(
     const projectIds = order.lines.flatMap((line) => (line.projectId ? [line.projectId] : []));
     return projectIds.length > 0 ? await services.projects.summaries(projectIds) : new Map();
   };
-  const cartCountOf = async (request: FastifyRequest) => {
-    const cartId = readCartId(request);
-    return cartId ? await services.carts.itemCount(cartId) : 0;
-  };
+  const cartCountOf = (request: FastifyRequest) => headerCartCount(services.carts, request);
   const orderShown = (order: Order, signedIn: boolean, projects: Map<unknown, unknown>) =>
     JSON.stringify([order.status, order.address, signedIn, [...projects]]);
 

@@ -14,6 +14,7 @@ import { testPayments } from "./migrations/0011-test-payments.ts";
 import { orderPayments } from "./migrations/0012-order-payments.ts";
 import { subscriptionPayments } from "./migrations/0013-subscription-payments.ts";
 import { accounts } from "./migrations/0014-accounts.ts";
+import { shopperRevisions } from "./migrations/0015-shopper-revisions.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   "0012-order-payments": orderPayments,
   "0013-subscription-payments": subscriptionPayments,
   "0014-accounts": accounts,
+  "0015-shopper-revisions": shopperRevisions,
 };
 
 /**

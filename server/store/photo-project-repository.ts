@@ -1,4 +1,5 @@
-import type { Kysely } from "kysely";
+import type { CompiledQuery, Kysely } from "kysely";
+import type { Database } from "./database.ts";
 import { randomId } from "./random-id.ts";
 import type { Schema } from "./schema.ts";
 
@@ -33,9 +34,26 @@ export interface PhotoProjectRepository {
   listByOwner(ownerId: string): Promise<PhotoProject[]>;
   /** Which of these projects an order holds: their photos are needed for production and stay. */
   ordered(ids: readonly string[]): Promise<Set<string>>;
+  /**
+   * A number that changes whenever this shopper's photos, projects or ordered books change
+   * (migration 0015): 0 for a shopper who never had any.
+   */
+  shopperRevision(ownerId: string): Promise<number>;
 }
 
-export function photoProjectRepository(db: Kysely<Schema>): PhotoProjectRepository {
+export function photoProjectRepository(
+  db: Kysely<Schema>,
+  /** Where the reads of every page view go (database.ts); by default through Kysely. */
+  reads: Pick<Database, "readCommitted"> = {
+    readCommitted: async <Row>(query: CompiledQuery) => (await db.executeQuery<Row>(query)).rows,
+  },
+): PhotoProjectRepository {
+  // Compiled with a stand-in id; each call runs it with its own.
+  const shopperRevisionQuery = db
+    .selectFrom("shopper_revisions")
+    .select("revision")
+    .where("owner_id", "=", "")
+    .compile();
   const withCount = () =>
     db
       .selectFrom("photo_projects as p")
@@ -117,6 +135,14 @@ export function photoProjectRepository(db: Kysely<Schema>): PhotoProjectReposito
         .where("project_id", "in", unique)
         .execute();
       return new Set(rows.flatMap((r) => (r.project_id ? [r.project_id] : [])));
+    },
+
+    async shopperRevision(ownerId) {
+      const [row] = await reads.readCommitted<{ revision: number }>({
+        ...shopperRevisionQuery,
+        parameters: [ownerId],
+      });
+      return Number(row?.revision ?? 0);
     },
 
     async touch(id, at = new Date()) {

@@ -333,6 +333,12 @@ export interface SubscriptionPaymentsTable {
   updated_at: string;
 }
 
+/** Raised by triggers whenever a shopper's photos, photo books or ordered books change (migration 0015) */
+export interface ShopperRevisionsTable {
+  owner_id: string;
+  revision: number;
+}
+
 export interface Schema {
   carts: CartsTable;
   cart_lines: CartLinesTable;
@@ -352,6 +358,7 @@ export interface Schema {
   subscriptions: SubscriptionsTable;
   signups: SignupsTable;
   accounts: AccountsTable;
+  shopper_revisions: ShopperRevisionsTable;
   sessions: SessionsTable;
   account_tokens: AccountTokensTable;
   addresses: AddressesTable;

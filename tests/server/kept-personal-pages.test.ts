@@ -194,6 +194,47 @@ describe.each(testDatabases())(
       expect(after.html).toContain("bergen.jpg");
     });
 
+    it("the photo book shows a photo added, and the header a cart changed, through the other instance", async () => {
+      const [one, two] = await twoShops();
+      const browser = new BrowserSession(one.app);
+      await browser.get(paths.product);
+      expect((await browser.form(paths.contents, { ...book, quantity: "1" })).statusCode).toBe(303);
+      await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek&orientatie=staand&formaat=21x30");
+      const started = await browser.post(
+        "/fotoboek-maken",
+        multipart([
+          { name: "_csrf", value: browser.token },
+          { name: "product", value: "exclusive-photobook" },
+          { name: "format", value: "portrait:21x30" },
+          { name: "photos", file: { filename: "strand.jpg", data: await photos.jpeg() } },
+        ]),
+      );
+      const bookUrl = started.headers.location as string;
+      expect(bookUrl).toMatch(/^\/fotoboek-maken\/project\/[\w-]{22}$/);
+      await look(browser, bookUrl);
+      const first = await lookTillKept(browser, bookUrl);
+      expect(first.html).toContain('alt="Pagina 1: strand.jpg"');
+
+      const other = elsewhere(two, browser);
+      await other.get(bookUrl);
+      const added = await other.post(
+        `${bookUrl}/fotos`,
+        multipart([
+          { name: "_csrf", value: other.token },
+          { name: "photos", file: { filename: "bergen.jpg", data: await photos.jpeg() } },
+        ]),
+      );
+      expect(added.statusCode).toBe(303);
+      const after = await look(browser, bookUrl);
+      expect(after.html).toContain('alt="Pagina 1: strand.jpg"');
+      expect(after.html).toContain('alt="Pagina 2: bergen.jpg"');
+
+      expect((await lookTillKept(browser, bookUrl)).html).toMatch(/data-count="1"/);
+      await other.get(paths.product);
+      expect((await other.form(paths.contents, { ...book, quantity: "2" })).statusCode).toBe(303);
+      expect((await look(browser, bookUrl)).html).toMatch(/data-count="3"/);
+    });
+
     it("the account's orders show a status changed through the other instance", async () => {
       const [one, two] = await twoShops();
       const browser = await signedUp(one.app, one.database.db, {
