@@ -155,7 +155,7 @@ export async function buildApp({
   const orders = orderRepository(database.db);
   const subscriptions = subscriptionRepository(database.db);
   const clock = now ?? (() => new Date());
-  const sessions = sessionRepository(database.db, config.sessions);
+  const sessions = sessionRepository(database.db, config.sessions, database);
   const payments = paymentProvider(config, {
     database,
     // The test provider's payment page is the shop's own; absolute when PUBLIC_URL names the shop.

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { headerCartCount } from "../cart/cart-standing.ts";
 import { formatPrice } from "../domain/money.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { offerEndsAt, type Plan, planById, plans, recommendedPlanId } from "../domain/subscription-plans.ts";
@@ -153,6 +154,8 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
     const locale = request.locale;
     const t = i18n.t[locale];
     const owner = readShopperId(request);
+    // Read before the photos, so a change in between fails the check below.
+    const revision = owner ? await projects.shopperRevision(owner) : undefined;
     const session = await request.signedIn();
     const shopperUploads = owner ? await uploads.listByOwner(owner) : [];
     // Photos in a book that was ordered stay (production needs them): those have no remove button.
@@ -163,6 +166,25 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
       questions: t("subscription.tabs.questions"),
     };
     reply.header("cache-control", "private, no-store");
+    // A shopper's own page changes with their photos and books (their revision, raised by the
+    // database on every instance), the account it is signed in to, and the header's count:
+    // while these stand, the same browser asking again gets it as sent (ready-answers.ts).
+    const own =
+      status === 200 && owner !== undefined && revision !== undefined && Object.keys(state).length === 0;
+    const personal =
+      own && !hasFlash(request, removedFlash)
+        ? `shopper ${owner}@${revision} ${digest(session?.account.email ?? "")}`
+        : undefined;
+    if (personal && owner !== undefined) {
+      const count = await headerCartCount(services.carts, request);
+      const email = session?.account.email;
+      reply.keepReady(
+        async (again) =>
+          (await projects.shopperRevision(owner)) === revision &&
+          (await again.signedIn())?.account.email === email &&
+          (await headerCartCount(services.carts, again)) === count,
+      );
+    }
     // A function: when the page cache has the page, none of this is worked out.
     return reply.page(
       "pages/subscription",
@@ -194,12 +216,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
         // A shopper without photos sees what everyone without photos sees: that copy is shared.
         // Signed in, the form names the account's address: never shared.
         cacheable: status === 200 && !owner && !session,
-        // A shopper's own page (their photos, their account's address) is kept under what it
-        // shows of them, read afresh above: the same photos and account, the same page.
-        personal:
-          status === 200 && owner && Object.keys(state).length === 0 && !hasFlash(request, removedFlash)
-            ? `shopper ${owner} ${digest(JSON.stringify([session?.account.email ?? "", shopperUploads, [...ordered]]))}`
-            : undefined,
+        personal,
       },
     );
   };

@@ -1,6 +1,7 @@
-import type { Kysely } from "kysely";
+import type { CompiledQuery, Kysely } from "kysely";
 import { needsTouch, type SessionLifetimes, sessionHolds } from "../domain/session-rules.ts";
 import { type Account, accountOf } from "./account-repository.ts";
+import type { Database } from "./database.ts";
 import { hashLinkToken, newLinkToken } from "./link-token.ts";
 import type { Schema } from "./schema.ts";
 
@@ -26,15 +27,26 @@ export interface SessionRepository {
   deleteEnded(at: Date): Promise<number>;
 }
 
-export function sessionRepository(db: Kysely<Schema>, lifetimes: SessionLifetimes): SessionRepository {
-  const byToken = (tokenHash: string) =>
-    db
-      .selectFrom("sessions")
-      .innerJoin("accounts", "accounts.id", "sessions.account_id")
-      .selectAll("accounts")
-      .select(["sessions.created_at as session_created_at", "sessions.last_seen_at as session_last_seen_at"])
-      .where("sessions.token_hash", "=", tokenHash)
-      .executeTakeFirst();
+export function sessionRepository(
+  db: Kysely<Schema>,
+  lifetimes: SessionLifetimes,
+  /** Where the reads of every page view go (database.ts); by default through Kysely. */
+  reads: Pick<Database, "readCommitted"> = {
+    readCommitted: async <Row>(query: CompiledQuery) => (await db.executeQuery<Row>(query)).rows,
+  },
+): SessionRepository {
+  // Asked on every page a signed-in browser sees, and by the checks of its kept pages:
+  // compiled once with a stand-in hash, run with each one.
+  const byTokenQuery = db
+    .selectFrom("sessions")
+    .innerJoin("accounts", "accounts.id", "sessions.account_id")
+    .selectAll("accounts")
+    .select(["sessions.created_at as session_created_at", "sessions.last_seen_at as session_last_seen_at"])
+    .where("sessions.token_hash", "=", "")
+    .compile();
+  type SessionRow = Schema["accounts"] & { session_created_at: string; session_last_seen_at: string };
+  const byToken = async (tokenHash: string) =>
+    (await reads.readCommitted<SessionRow>({ ...byTokenQuery, parameters: [tokenHash] }))[0];
 
   return {
     async start(trx, accountId, at) {

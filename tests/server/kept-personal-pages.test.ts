@@ -194,6 +194,27 @@ describe.each(testDatabases())(
       expect(after.html).toContain("bergen.jpg");
     });
 
+    it("the subscription page of a signed-in browser follows its session: signing out everywhere", async () => {
+      const [one, two] = await twoShops();
+      const browser = await signedUp(one.app, one.database.db, { email: "abo@example.nl", name: "Abel" });
+      await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek");
+      const uploaded = await browser.post(
+        "/fotoboek-maken/fotos",
+        multipart([{ name: "photo", file: { filename: "strand.jpg", data: await photos.jpeg() } }]),
+        { "x-requested-with": "XMLHttpRequest", "x-csrf-token": browser.token },
+      );
+      expect(uploaded.statusCode).toBeLessThan(300);
+      const first = await lookTillKept(browser, "/abonnement");
+      expect(first.text).toContain("Je sluit het abonnement af voor abo@example.nl");
+
+      const device = elsewhere(two, browser);
+      await device.get("/account");
+      expect((await device.form("/account/overal-uitloggen", {})).statusCode).toBe(303);
+      const signedOut = await look(browser, "/abonnement");
+      expect(signedOut.text).not.toContain("abo@example.nl");
+      expect(signedOut.html).toContain("strand.jpg");
+    });
+
     it("the photo book shows a photo added, and the header a cart changed, through the other instance", async () => {
       const [one, two] = await twoShops();
       const browser = new BrowserSession(one.app);
