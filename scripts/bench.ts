@@ -404,6 +404,16 @@ async function main(): Promise<void> {
     return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
   };
   const filled = await filledCartCookies();
+  /**
+   * A browser's cookies after it looked at the page once: the form secret the page sets is
+   * what the browser sends from then on, so the bench asks as it would.
+   */
+  const afterOneLook = async (cookies: string, path: string) => {
+    const page = await fetch(`${shop}${path}`, { headers: { ...browser, cookie: cookies } });
+    await page.arrayBuffer();
+    const set = page.headers.getSetCookie().map((header) => header.split(";")[0] ?? "");
+    return [cookies, ...set.filter((pair) => !pair.endsWith("="))].join("; ");
+  };
   const photo = new Blob([new Uint8Array(await benchPhoto())], { type: "image/jpeg" });
   const shoppers = {
     guest: measured.some((p) => p.shopper === "guest")
@@ -420,8 +430,9 @@ async function main(): Promise<void> {
   };
   const headersFor = async (page: (typeof pages)[number]): Promise<Record<string, string>> => {
     const cookies: string[] = [];
-    if (page.withCart) cookies.push(cartCookie);
-    if (page.withShopper) cookies.push(shopperCookie);
+    // Cookies made up here, not by the shop: what the page sets on a first look goes with them.
+    const madeUp = [page.withCart && cartCookie, page.withShopper && shopperCookie].filter(Boolean);
+    if (madeUp.length > 0) cookies.push(await afterOneLook(madeUp.join("; "), pathOf(page)));
     if (page.filledCart) cookies.push(filled);
     const shopper = shopperOf(page);
     if (shopper) cookies.push(shopper.cookie);
