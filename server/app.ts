@@ -174,7 +174,7 @@ export async function buildApp({
     subscriptions,
     accounts: accountRepository(database.db),
     sessions,
-    addressBook: addressBookRepository(database.db),
+    addressBook: addressBookRepository(database.db, database),
     signups: signupRepository(database.db, subscriptions),
     signInBackOff: signInBackOffFor(app),
     sleep: sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
