@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
-import { multipart, photos } from "../support/photos.ts";
+import { startPhotoBook } from "../support/photos.ts";
 import { textOf } from "../support/shopper.ts";
 
 /**
@@ -117,16 +117,7 @@ describe("a shop on a SQLite file", () => {
 
   it("a shopper who uploads a photo sees it on the project and in the uploads tab", async () => {
     const browser = new BrowserSession(shop.app);
-    await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek&orientatie=staand&formaat=21x30");
-    const started = await browser.post(
-      "/fotoboek-maken",
-      multipart([
-        { name: "_csrf", value: browser.token },
-        { name: "product", value: "exclusive-photobook" },
-        { name: "format", value: "portrait:21x30" },
-        { name: "photos", file: { filename: "strand.jpg", data: await photos.jpeg(), type: "image/jpeg" } },
-      ]),
-    );
+    const started = await startPhotoBook(browser);
     expect(started.statusCode).toBe(303);
     const project = await browser.follow(started);
     expect(project.statusCode).toBe(200);

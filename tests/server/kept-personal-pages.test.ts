@@ -6,7 +6,7 @@ import { accountPaths, annasAddress, placeOrder, signedUp } from "../support/acc
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
 import { testDatabases } from "../support/databases.ts";
-import { multipart, photos } from "../support/photos.ts";
+import { multipart, photos, startPhotoBook } from "../support/photos.ts";
 import { textOf } from "../support/shopper.ts";
 
 const book = { product: "exclusive-photobook", orientation: "portrait", size: "21x30" };
@@ -220,16 +220,7 @@ describe.each(testDatabases())(
       const browser = new BrowserSession(one.app);
       await browser.get(paths.product);
       expect((await browser.form(paths.contents, { ...book, quantity: "1" })).statusCode).toBe(303);
-      await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek&orientatie=staand&formaat=21x30");
-      const started = await browser.post(
-        "/fotoboek-maken",
-        multipart([
-          { name: "_csrf", value: browser.token },
-          { name: "product", value: "exclusive-photobook" },
-          { name: "format", value: "portrait:21x30" },
-          { name: "photos", file: { filename: "strand.jpg", data: await photos.jpeg() } },
-        ]),
-      );
+      const started = await startPhotoBook(browser);
       const bookUrl = started.headers.location as string;
       expect(bookUrl).toMatch(/^\/fotoboek-maken\/project\/[\w-]{22}$/);
       await look(browser, bookUrl);

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
-import { multipart, photos } from "../support/photos.ts";
+import { startPhotoBook } from "../support/photos.ts";
 import { type Shopper, shopper } from "../support/shopper.ts";
 
 let shop: TestShop;
@@ -180,16 +180,7 @@ describe("a shopper with a cart", () => {
 describe("a shopper with photos and a subscription", () => {
   it("gets the editor, the uploads list, a photo file and the subscription's welcome as private", async () => {
     const browser = new BrowserSession(shop.app);
-    await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek&orientatie=staand&formaat=21x30");
-    const started = await browser.post(
-      "/fotoboek-maken",
-      multipart([
-        { name: "_csrf", value: browser.token },
-        { name: "product", value: "exclusive-photobook" },
-        { name: "format", value: "portrait:21x30" },
-        { name: "photos", file: { filename: "strand.jpg", data: await photos.jpeg(), type: "image/jpeg" } },
-      ]),
-    );
+    const started = await startPhotoBook(browser);
     expect(started.statusCode).toBe(303);
     expectNoStore(started, "the 303 after starting a project");
     const project = await browser.get(started.headers.location as string, gzip);

@@ -1,5 +1,7 @@
 import { crc32, deflateSync } from "node:zlib";
+import type { LightMyRequestResponse } from "fastify";
 import sharp from "sharp";
+import type { BrowserSession } from "./browser-session.ts";
 
 /**
  * A PNG that declares side × side pixels, black and white at one bit a pixel, whose
@@ -89,4 +91,25 @@ export function multipart(parts: Part[]): { payload: Buffer; contentType: string
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * Starts a photo book (the exclusive one, portrait 21×30) with one photo, the way the form
+ * without JavaScript does: format and file in one post. Answers the post's response (a 303
+ * to the book's page).
+ */
+export async function startPhotoBook(
+  browser: BrowserSession,
+  filename = "strand.jpg",
+): Promise<LightMyRequestResponse> {
+  await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek&orientatie=staand&formaat=21x30");
+  return browser.post(
+    "/fotoboek-maken",
+    multipart([
+      { name: "_csrf", value: browser.token },
+      { name: "product", value: "exclusive-photobook" },
+      { name: "format", value: "portrait:21x30" },
+      { name: "photos", file: { filename, data: await photos.jpeg(), type: "image/jpeg" } },
+    ]),
+  );
 }

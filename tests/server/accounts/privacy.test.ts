@@ -14,7 +14,7 @@ import {
 import { type TestShop, testShop } from "../../support/app.ts";
 import { BrowserSession } from "../../support/browser-session.ts";
 import { testDatabases } from "../../support/databases.ts";
-import { multipart, photos } from "../../support/photos.ts";
+import { startPhotoBook } from "../../support/photos.ts";
 
 const nl = accountPaths.nl;
 const address = { ...annasAddress, phone: "06 12345678" };
@@ -42,16 +42,7 @@ describe.each(testDatabases())("an account's data, on $name", (target) => {
   /** Anna: an account with a photo book of one photo, an order placed for it, and an address. */
   async function anna(): Promise<BrowserSession> {
     const browser = await signedUp(shop.app, db(), { email: "anna@example.nl" });
-    await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek&orientatie=staand&formaat=21x30");
-    const started = await browser.post(
-      "/fotoboek-maken",
-      multipart([
-        { name: "_csrf", value: browser.token },
-        { name: "product", value: "exclusive-photobook" },
-        { name: "format", value: "portrait:21x30" },
-        { name: "photos", file: { filename: "strand.jpg", data: await photos.jpeg(), type: "image/jpeg" } },
-      ]),
-    );
+    const started = await startPhotoBook(browser);
     expect(started.statusCode).toBe(303);
     await placeOrder(browser, address, 2);
     return browser;

@@ -3,7 +3,7 @@ import { cartRepository } from "../../../server/store/cart-repository.ts";
 import { photoProjectRepository } from "../../../server/store/photo-project-repository.ts";
 import { uploadRepository } from "../../../server/store/upload-repository.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
-import { orderRow } from "../../support/orders.ts";
+import { orderForBook } from "../../support/orders.ts";
 
 const book = { productId: "exclusive-photobook", orientation: "portrait", sizeId: "21x30" };
 const photo = (ownerId: string, name: string) => ({
@@ -72,24 +72,7 @@ describe.each(testDatabases())("photo projects and uploads on $name", (target) =
     const loose = await uploads.add(photo("owner-a", "los.jpg"));
     const inDraft = await uploads.add({ ...photo("owner-a", "concept.jpg"), projectId: draft.id });
     const inOrdered = await uploads.add({ ...photo("owner-a", "besteld.jpg"), projectId: orderedBook.id });
-    const order = await db
-      .insertInto("orders")
-      .values(orderRow("key-1", "cart-1"))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto("order_lines")
-      .values({
-        order_id: order.id,
-        position: 1,
-        ...{ product_id: book.productId, orientation: book.orientation, size_id: book.sizeId },
-        product_name: "Exclusief fotoboek",
-        quantity: 1,
-        unit_cents: 4999,
-        total_cents: 4999,
-        project_id: orderedBook.id,
-      })
-      .execute();
+    await orderForBook(db, orderedBook.id, "key-1");
 
     expect(await projects.ordered([draft.id, orderedBook.id, "unknown"])).toEqual(new Set([orderedBook.id]));
     expect(await projects.ordered([])).toEqual(new Set());

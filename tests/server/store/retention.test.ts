@@ -20,7 +20,7 @@ import { subscriptionRepository } from "../../../server/store/subscription-repos
 import { uploadRepository } from "../../../server/store/upload-repository.ts";
 import { diskPhotoStorage, type PhotoStorage, storageKeys } from "../../../server/uploads/photo-storage.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
-import { orderRow } from "../../support/orders.ts";
+import { orderForBook } from "../../support/orders.ts";
 import { confirmedSubscription } from "../../support/subscriptions.ts";
 
 const now = new Date("2026-11-25T12:00:00Z");
@@ -290,24 +290,7 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
     const cart = await carts.create();
     await carts.add(cart, { ...book, projectId: inCart.id }, 1);
     const ordered = await projects.create("owner-a", book, older);
-    const order = await database.db
-      .insertInto("orders")
-      .values(orderRow("retention-order", cart))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await database.db
-      .insertInto("order_lines")
-      .values({
-        order_id: order.id,
-        position: 1,
-        ...{ product_id: book.productId, orientation: book.orientation, size_id: book.sizeId },
-        product_name: "Exclusief fotoboek",
-        quantity: 1,
-        unit_cents: 4999,
-        total_cents: 4999,
-        project_id: ordered.id,
-      })
-      .execute();
+    await orderForBook(database.db, ordered.id, "retention-order", cart);
 
     const result = await cleanUp(database, diskStorage());
     expect(result).toMatchObject({ ran: true, failed: [] });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { photoProjectRepository } from "../../../server/store/photo-project-repository.ts";
 import { uploadRepository } from "../../../server/store/upload-repository.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
-import { orderRow } from "../../support/orders.ts";
+import { orderForBook } from "../../support/orders.ts";
 
 const book = { productId: "exclusive-photobook", orientation: "portrait", sizeId: "21x30" };
 const photo = (ownerId: string, projectId?: string) => ({
@@ -43,24 +43,7 @@ describe.each(testDatabases())("a shopper's revision on $name", (target) => {
     await rises("a photo put in the book");
     await projects.touch(project.id);
     await rises("the book changed");
-    const order = await db
-      .insertInto("orders")
-      .values(orderRow("key-1", "cart-1"))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto("order_lines")
-      .values({
-        order_id: order.id,
-        position: 1,
-        ...{ product_id: book.productId, orientation: book.orientation, size_id: book.sizeId },
-        product_name: "Exclusief fotoboek",
-        quantity: 1,
-        unit_cents: 4999,
-        total_cents: 4999,
-        project_id: project.id,
-      })
-      .execute();
+    await orderForBook(db, project.id, "key-1");
     await rises("the book ordered");
     const other = await uploads.add(photo("owner-a"));
     await rises("another photo");
