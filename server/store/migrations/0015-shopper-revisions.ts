@@ -7,7 +7,8 @@ import { type Kysely, type Migration, PostgresAdapter, sql } from "kysely";
  * ordered (its pages can then no longer be taken out). The photo-book editor is kept per
  * shopper and revision, and sent again only while the revision stands, on whichever
  * instance the change was made; triggers, as for the carts' revisions (0007), so that no
- * code path can forget to raise it.
+ * code path can forget to raise it. Rows are never deleted: a number that started again
+ * could match what a kept page was made at.
  */
 export const shopperRevisions: Migration = {
   async up(db: Kysely<unknown>) {
