@@ -1,8 +1,8 @@
-import type { CompiledQuery, Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { DeliveryAddress } from "../domain/delivery-address.ts";
 import { isDeliveryCountry } from "../domain/postcode.ts";
 import { addressOf } from "./cart-repository.ts";
-import type { Database } from "./database.ts";
+import { type PageViewReads, readsThrough } from "./database.ts";
 import { randomId } from "./random-id.ts";
 import type { Schema } from "./schema.ts";
 
@@ -35,9 +35,7 @@ const same = (a: DeliveryAddress, b: DeliveryAddress) =>
 export function addressBookRepository(
   db: Kysely<Schema>,
   /** Where the reads of every page view go (database.ts); by default through Kysely. */
-  reads: Pick<Database, "readCommitted"> = {
-    readCommitted: async <Row>(query: CompiledQuery) => (await db.executeQuery<Row>(query)).rows,
-  },
+  reads: PageViewReads = readsThrough(db),
 ): AddressBookRepository {
   const query = (trx: Kysely<Schema>, accountId: string) =>
     trx

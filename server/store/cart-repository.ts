@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { type CompiledQuery, type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { DeliveryAddress } from "../domain/delivery-address.ts";
 import { isDeliveryCountry } from "../domain/postcode.ts";
-import type { Database } from "./database.ts";
+import { type PageViewReads, readsThrough } from "./database.ts";
 import type { Schema } from "./schema.ts";
 
 export interface CartItem {
@@ -130,9 +130,7 @@ function affected(result: {
 export function cartRepository(
   db: Kysely<Schema>,
   /** Where the reads of every page view go (database.ts); by default through Kysely. */
-  reads: Pick<Database, "readCommitted"> = {
-    readCommitted: async <Row>(query: CompiledQuery) => (await db.executeQuery<Row>(query)).rows,
-  },
+  reads: PageViewReads = readsThrough(db),
 ): CartRepository {
   // Compiled with a stand-in id; each call runs them with its own.
   const revisionQuery = db.selectFrom("carts").select("revision").where("id", "=", "").compile();

@@ -1,5 +1,5 @@
-import type { CompiledQuery, Kysely } from "kysely";
-import type { Database } from "./database.ts";
+import type { Kysely } from "kysely";
+import { type PageViewReads, readsThrough } from "./database.ts";
 import { randomId } from "./random-id.ts";
 import type { Schema } from "./schema.ts";
 
@@ -44,9 +44,7 @@ export interface PhotoProjectRepository {
 export function photoProjectRepository(
   db: Kysely<Schema>,
   /** Where the reads of every page view go (database.ts); by default through Kysely. */
-  reads: Pick<Database, "readCommitted"> = {
-    readCommitted: async <Row>(query: CompiledQuery) => (await db.executeQuery<Row>(query)).rows,
-  },
+  reads: PageViewReads = readsThrough(db),
 ): PhotoProjectRepository {
   // Compiled with a stand-in id; each call runs it with its own.
   const shopperRevisionQuery = db

@@ -1,7 +1,7 @@
-import type { CompiledQuery, Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { needsTouch, type SessionLifetimes, sessionHolds } from "../domain/session-rules.ts";
 import { type Account, accountOf } from "./account-repository.ts";
-import type { Database } from "./database.ts";
+import { type PageViewReads, readsThrough } from "./database.ts";
 import { hashLinkToken, newLinkToken } from "./link-token.ts";
 import type { Schema } from "./schema.ts";
 
@@ -31,9 +31,7 @@ export function sessionRepository(
   db: Kysely<Schema>,
   lifetimes: SessionLifetimes,
   /** Where the reads of every page view go (database.ts); by default through Kysely. */
-  reads: Pick<Database, "readCommitted"> = {
-    readCommitted: async <Row>(query: CompiledQuery) => (await db.executeQuery<Row>(query)).rows,
-  },
+  reads: PageViewReads = readsThrough(db),
 ): SessionRepository {
   // Asked on every page a signed-in browser sees, and by the checks of its kept pages:
   // compiled once with a stand-in hash, run with each one.
