@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
-import { orderRow } from "../support/orders.ts";
+import { orderForBook } from "../support/orders.ts";
 import { multipart, type Part, photos } from "../support/photos.ts";
 
 let shop: TestShop;
@@ -798,30 +798,7 @@ describe("removing a photo", () => {
     const page = await browser.follow(res);
     const project = /name="project" value="([\w-]{22})"/.exec(page.body)?.[1] ?? "";
     const photo = /name="remove" value="([\w-]{22})"/.exec(page.body)?.[1] ?? "";
-    await shop.database.db
-      .insertInto("orders")
-      .values(orderRow(`ordered-${project}`, "cart-for-test"))
-      .execute();
-    const order = await shop.database.db
-      .selectFrom("orders")
-      .select("id")
-      .where("idempotency_key", "=", `ordered-${project}`)
-      .executeTakeFirstOrThrow();
-    await shop.database.db
-      .insertInto("order_lines")
-      .values({
-        order_id: order.id,
-        position: 1,
-        product_id: "exclusive-photobook",
-        orientation: "portrait",
-        size_id: "21x30",
-        product_name: "Exclusief fotoboek",
-        quantity: 1,
-        unit_cents: 4999,
-        total_cents: 4999,
-        project_id: project,
-      })
-      .execute();
+    await orderForBook(shop.database.db, project, `ordered-${project}`, "cart-for-test");
     const again = await browser.get(res.headers.location as string);
     expect(again.body).not.toContain('name="remove"');
     expect((await browser.get("/abonnement")).body).not.toContain('name="remove"');
