@@ -172,7 +172,7 @@ export async function buildApp({
     uploads: uploadRepository(database.db),
     projects: photoProjectRepository(database.db, database),
     subscriptions,
-    accounts: accountRepository(database.db),
+    accounts: accountRepository(database.db, database),
     sessions,
     addressBook: addressBookRepository(database.db, database),
     signups: signupRepository(database.db, subscriptions),

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { keepSignedInPage } from "../accounts/account-standing.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
@@ -68,13 +69,14 @@ export function accountAddressesRoutes(
           notice: state.problem,
         },
       },
-      { status, noindex: true },
+      { status, noindex: true, keyedByData: true },
     );
   };
 
   route("accountAddresses", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
+    await keepSignedInPage(services, request, reply, session);
     return showList(request, reply, session);
   });
 

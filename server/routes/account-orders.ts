@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { keepSignedInPage } from "../accounts/account-standing.ts";
 import { localMoment, parseCutOff } from "../domain/delivery-times.ts";
 import { awaitsPayment, isOrderStatus, isPaid } from "../domain/order-lifecycle.ts";
 import { orderNumber } from "../domain/order-number.ts";
@@ -37,6 +38,7 @@ export function accountOrdersRoutes(app: FastifyInstance, services: Services, ro
   route("accountOrders", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
+    await keepSignedInPage(services, request, reply, session);
     const locale = request.locale;
     const t = i18n.t[locale];
     const list = await orders.listForAccount(session.account.id);

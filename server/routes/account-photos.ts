@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { keepSignedInPage } from "../accounts/account-standing.ts";
 import { localMoment } from "../domain/delivery-times.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { requireAccount } from "../http/security/account-guard.ts";
@@ -21,6 +22,15 @@ export function accountPhotosRoutes(app: FastifyInstance, services: Services, ro
     const locale = request.locale;
     const t = i18n.t[locale];
     const owner = session.account.ownerId;
+    // Read before the photos and books, so a change in between fails the check.
+    const revision = await projects.shopperRevision(owner);
+    await keepSignedInPage(
+      services,
+      request,
+      reply,
+      session,
+      async () => (await projects.shopperRevision(owner)) === revision,
+    );
     const [photos, books] = await Promise.all([uploads.listByOwner(owner), projects.listByOwner(owner)]);
     const ordered = await projects.ordered(books.map((book) => book.id));
     const projectHref = (project: string) => i18n.routes.pathFor("editorProject", locale, { project });

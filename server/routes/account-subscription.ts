@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { keepSignedInPage } from "../accounts/account-standing.ts";
 import { subscriptionAwaitsPayment } from "../domain/subscription-lifecycle.ts";
 import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -23,6 +24,7 @@ export function accountSubscriptionRoutes(
   route("accountSubscription", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
+    await keepSignedInPage(services, request, reply, session);
     const locale = request.locale;
     const t = i18n.t[locale];
     const subscription = await subscriptions.forAccount(session.account.id);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { keepSignedInPage } from "../accounts/account-standing.ts";
 import { hashPassword, verifyPassword } from "../domain/password-hash.ts";
 import { emailChangeForm, passwordChangeForm } from "../forms/account-forms.ts";
 import { maxQuantity } from "../forms/add-to-cart-form.ts";
@@ -47,6 +48,7 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
   route("account", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
+    await keepSignedInPage(services, request, reply, session);
     const t = i18n.t[request.locale];
     const arrival = takeFlash<AccountArrival>(request, reply, "account");
     const notices: string[] = [];
@@ -132,13 +134,14 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
           submit: t("account.settings.emailSubmit"),
         },
       },
-      { status, noindex: true },
+      { status, noindex: true, keyedByData: true },
     );
   };
 
   route("accountSettings", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
+    await keepSignedInPage(services, request, reply, session);
     return showSettings(request, reply, session.account);
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { eraseAccount, exportAccount } from "../accounts/account-data.ts";
+import { keepSignedInPage } from "../accounts/account-standing.ts";
 import { signOutBrowser } from "../accounts/browser-session.ts";
 import { verifyPassword } from "../domain/password-hash.ts";
 import { accountDeleteForm } from "../forms/account-forms.ts";
@@ -57,13 +58,14 @@ export function privacyRoutes(app: FastifyInstance, services: Services, routes: 
           notice: problem,
         },
       },
-      { status, noindex: true },
+      { status, noindex: true, keyedByData: true },
     );
   };
 
   route("accountPrivacy", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
+    await keepSignedInPage(services, request, reply, session);
     return showPrivacy(request, reply);
   });
 

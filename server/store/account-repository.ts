@@ -1,6 +1,7 @@
 import { type Kysely, PostgresAdapter, type Selectable } from "kysely";
 import type { Locale } from "../i18n/locales.ts";
 import { enqueueMail, type OutgoingMail } from "../mail/outbox.ts";
+import { type PageViewReads, readsThrough } from "./database.ts";
 import { hashLinkToken, isLinkToken, newLinkToken } from "./link-token.ts";
 import type { Schema } from "./schema.ts";
 
@@ -68,6 +69,11 @@ export interface AccountRepository {
   replacePasswordHash(id: string, previous: string, next: string): Promise<boolean>;
   /** The account's cart, for every browser it signs in on. */
   setCart(db: Kysely<Schema>, accountId: string, cartId: string): Promise<void>;
+  /**
+   * A number that changes whenever what the account's pages show changes, or one of its
+   * sessions ends (migration 0016): 0 for an account that never changed.
+   */
+  revision(accountId: string): Promise<number>;
 }
 
 type AccountRow = Selectable<Schema["accounts"]>;
@@ -93,8 +99,18 @@ export function accountOf(row: AccountRow): Account {
 
 const hourMs = 3_600_000;
 
-export function accountRepository(db: Kysely<Schema>): AccountRepository {
+export function accountRepository(
+  db: Kysely<Schema>,
+  /** Where the reads of every page view go (database.ts); by default through Kysely. */
+  reads: PageViewReads = readsThrough(db),
+): AccountRepository {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  // Asked by the check of every kept account page: compiled once with a stand-in id.
+  const revisionQuery = db
+    .selectFrom("account_revisions")
+    .select("revision")
+    .where("account_id", "=", "")
+    .compile();
 
   const lockedAccount = async (trx: Kysely<Schema>, id: string) => {
     const read = trx.selectFrom("accounts").selectAll().where("id", "=", id);
@@ -220,6 +236,14 @@ export function accountRepository(db: Kysely<Schema>): AccountRepository {
 
     async setCart(trx, accountId, cartId) {
       await trx.updateTable("accounts").set({ cart_id: cartId }).where("id", "=", accountId).execute();
+    },
+
+    async revision(accountId) {
+      const [row] = await reads.readCommitted<{ revision: number }>({
+        ...revisionQuery,
+        parameters: [accountId],
+      });
+      return Number(row?.revision ?? 0);
     },
   };
 }

@@ -15,6 +15,7 @@ import { orderPayments } from "./migrations/0012-order-payments.ts";
 import { subscriptionPayments } from "./migrations/0013-subscription-payments.ts";
 import { accounts } from "./migrations/0014-accounts.ts";
 import { shopperRevisions } from "./migrations/0015-shopper-revisions.ts";
+import { accountRevisions } from "./migrations/0016-account-revisions.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   "0013-subscription-payments": subscriptionPayments,
   "0014-accounts": accounts,
   "0015-shopper-revisions": shopperRevisions,
+  "0016-account-revisions": accountRevisions,
 };
 
 /**

@@ -339,6 +339,12 @@ export interface ShopperRevisionsTable {
   revision: number;
 }
 
+/** Raised by triggers whenever what an account's pages show changes, or one of its sessions ends (migration 0016) */
+export interface AccountRevisionsTable {
+  account_id: string;
+  revision: number;
+}
+
 export interface Schema {
   carts: CartsTable;
   cart_lines: CartLinesTable;
@@ -359,6 +365,7 @@ export interface Schema {
   signups: SignupsTable;
   accounts: AccountsTable;
   shopper_revisions: ShopperRevisionsTable;
+  account_revisions: AccountRevisionsTable;
   sessions: SessionsTable;
   account_tokens: AccountTokensTable;
   addresses: AddressesTable;

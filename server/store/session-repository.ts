@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { needsTouch, type SessionLifetimes, sessionHolds } from "../domain/session-rules.ts";
+import { needsTouch, type SessionLifetimes, sessionEnd, sessionHolds } from "../domain/session-rules.ts";
 import { type Account, accountOf } from "./account-repository.ts";
 import { type PageViewReads, readsThrough } from "./database.ts";
 import { hashLinkToken, newLinkToken } from "./link-token.ts";
@@ -9,6 +9,16 @@ export interface Session {
   /** sha256 of the cookie's token: names the session without being it. */
   tokenHash: string;
   account: Account;
+  /**
+   * When it stops holding unless used again (its idle or absolute end): until then a kept
+   * page's check need not resolve it again (server/http/security/account-standing.ts).
+   */
+  endsAt: Date;
+  /**
+   * The account's revision (migration 0016), read with the session in one statement: a
+   * change to the account after this was read, the session's own end included, raises it.
+   */
+  accountRevision: number;
 }
 
 export interface SessionRepository {
@@ -38,11 +48,20 @@ export function sessionRepository(
   const byTokenQuery = db
     .selectFrom("sessions")
     .innerJoin("accounts", "accounts.id", "sessions.account_id")
+    .leftJoin("account_revisions", "account_revisions.account_id", "accounts.id")
     .selectAll("accounts")
-    .select(["sessions.created_at as session_created_at", "sessions.last_seen_at as session_last_seen_at"])
+    .select([
+      "sessions.created_at as session_created_at",
+      "sessions.last_seen_at as session_last_seen_at",
+      "account_revisions.revision as account_revision",
+    ])
     .where("sessions.token_hash", "=", "")
     .compile();
-  type SessionRow = Schema["accounts"] & { session_created_at: string; session_last_seen_at: string };
+  type SessionRow = Schema["accounts"] & {
+    session_created_at: string;
+    session_last_seen_at: string;
+    account_revision: number | null;
+  };
   const byToken = async (tokenHash: string) =>
     (await reads.readCommitted<SessionRow>({ ...byTokenQuery, parameters: [tokenHash] }))[0];
 
@@ -75,13 +94,19 @@ export function sessionRepository(
         return undefined;
       }
       if (needsTouch(times, at)) {
+        times.lastSeenAt = at;
         await db
           .updateTable("sessions")
           .set({ last_seen_at: at.toISOString() })
           .where("token_hash", "=", tokenHash)
           .execute();
       }
-      return { tokenHash, account: accountOf(row) };
+      return {
+        tokenHash,
+        account: accountOf(row),
+        endsAt: sessionEnd(times, lifetimes),
+        accountRevision: Number(row.account_revision ?? 0),
+      };
     },
 
     async end(tokenHash) {

@@ -2,7 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { orderNumber } from "../../server/domain/order-number.ts";
 import { orderLifecycleRepository } from "../../server/store/order-lifecycle-repository.ts";
-import { accountPaths, annasAddress, placeOrder, signedUp } from "../support/accounts.ts";
+import { accountPaths, annasAddress, placeOrder, signedUp, signIn } from "../support/accounts.ts";
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
 import { testDatabases } from "../support/databases.ts";
@@ -267,8 +267,81 @@ describe.each(testDatabases())(
       expect(after.text).toContain("Betaald");
       expect(after.text).not.toContain("Wacht op betaling");
     });
+
+    it("the account's pages of a signed-in browser follow the account as it changes on another device", async () => {
+      const [one, two] = await twoShops();
+      const browser = await signedUp(one.app, one.database.db, { email: "mijn@example.nl", name: "Mira" });
+      // The same account signed in on another device, answered by the other instance.
+      const device = (await signIn(two.app, "mijn@example.nl")).browser;
+      const nl = accountPaths.nl;
+
+      expect((await lookTillKept(browser, nl.addresses)).text).not.toContain("Laan 9");
+      await device.get(nl.addresses);
+      const added = await device.form(nl.addresses, {
+        ...annasAddress,
+        name: "Oma Bakker",
+        street: "Laan 9",
+      });
+      expect(added.statusCode).toBe(303);
+      expect((await look(browser, nl.addresses)).text).toContain("Laan 9");
+
+      expect((await lookTillKept(browser, nl.subscription)).text).toContain("Je hebt geen fotoabonnement.");
+      await device.get("/abonnement");
+      expect((await device.form("/abonnement/aanmelden", { plan: "plus" })).statusCode).toBe(303);
+      const subscribed = await look(browser, nl.subscription);
+      expect(subscribed.text).not.toContain("Je hebt geen fotoabonnement.");
+      expect(subscribed.text).toContain("Plus");
+
+      expect((await lookTillKept(browser, nl.photos)).html).not.toContain("bergen.jpg");
+      await device.get("/fotoboek-maken?fotoboek=exclusief-fotoboek");
+      const uploaded = await device.post(
+        "/fotoboek-maken/fotos",
+        multipart([{ name: "photo", file: { filename: "bergen.jpg", data: await photos.jpeg() } }]),
+        { "x-requested-with": "XMLHttpRequest", "x-csrf-token": device.token },
+      );
+      expect(uploaded.statusCode).toBeLessThan(300);
+      expect((await look(browser, nl.photos)).html).toContain("bergen.jpg");
+
+      // Signing out everywhere on the device: every kept page of the account is gone at once.
+      const pages = [
+        nl.account,
+        nl.orders,
+        nl.photos,
+        nl.subscription,
+        nl.addresses,
+        nl.settings,
+        nl.privacy,
+      ];
+      for (const page of pages) expect((await lookTillKept(browser, page)).status).toBe(200);
+      await device.get(nl.account);
+      expect((await device.form(nl.everywhere, {})).statusCode).toBe(303);
+      for (const page of pages) {
+        const res = await browser.get(page, { "accept-encoding": "gzip" });
+        expect(res.statusCode, page).toBe(303);
+        expect(res.headers.location, page).toMatch(/^\/inloggen\?terug=/);
+      }
+    });
   },
 );
+
+/** A signed-in browser's kept pages end with its session, though nothing was written. */
+describe("an account's kept pages at the end of its session", () => {
+  it("send the browser to sign in once the session has gone unused too long", async () => {
+    let clock = new Date("2026-11-23T10:00:00Z");
+    const shop = await testShop({ now: () => clock });
+    try {
+      const browser = await signedUp(shop.app, shop.database.db, { email: "lang@example.nl" });
+      expect((await lookTillKept(browser, accountPaths.nl.settings)).text).toContain("lang@example.nl");
+      // A week unused is the idle end (session-rules.ts); the kept page's own minute has not passed.
+      clock = new Date("2026-11-30T10:00:01Z");
+      const res = await browser.get(accountPaths.nl.settings, { "accept-encoding": "gzip" });
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toMatch(/^\/inloggen\?terug=/);
+    } finally {
+      await shop.close();
+    }
+  });
+});
 
 /**
  * Pages everyone sees alike, answered to a shopper with cookies, go to that browser again as
