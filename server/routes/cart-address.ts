@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { accountStanding } from "../accounts/account-standing.ts";
 import { bothHold, cartStanding } from "../cart/cart-standing.ts";
 import { checkoutState, loadShopperCart } from "../cart/shopper-cart.ts";
 import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { digest } from "../http/caching/digest.ts";
 import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
 import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -83,30 +83,21 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, rout
     );
   };
 
-  /**
-   * What the address step shows of a signed-in browser's account: its session and addresses.
-   * A kept page is sent again only while this is unchanged, so signing out everywhere, or an
-   * address changed on another device, shows on the next request.
-   */
-  const accountShown = async (request: FastifyRequest) => {
-    const session = await request.signedIn();
-    if (!session) return "";
-    return JSON.stringify([session.tokenHash, await services.addressBook.list(session.account.id)]);
-  };
-
   route("cartAddress", "GET", async (request, reply) => {
-    // Both read before what the page shows of them, so a change in between fails the check.
+    // Both read before what the page shows of them, so a change in between fails the check:
+    // the cart's revision, and the session with its account's (addresses added elsewhere,
+    // signing out everywhere).
     const cartId = readCartId(request);
     const standing = await cartStanding(carts, cartId);
-    const shown = standing && (await accountShown(request));
+    const session = standing && (await request.signedIn());
+    const account = session && accountStanding(services.accounts, session, services.now);
     const cart = await loadShopperCart(services, request);
     const elsewhere = redirectFor("cartAddress", checkoutState(cart));
     if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
     // Signed in: the address chosen from the account's, or the one used last, unless the cart has one.
     const saved = await savedAddresses(request);
     // A plain look again, by the same browser: the page as sent, while cart and account stand.
-    if (standing)
-      reply.keepReady(bothHold(standing.holds, async (again) => (await accountShown(again)) === shown));
+    if (standing) reply.keepReady(account ? bothHold(standing.holds, account.holds) : standing.holds);
     const query = request.query as Record<string, unknown>;
     const chosen = saved.find(
       (s) => s.address.id === query[i18n.t[request.locale]("account.checkout.query")],
@@ -115,7 +106,7 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, rout
     return showForm(request, reply, {
       values: addressValues(address, request.locale),
       saved,
-      personal: standing && `cart ${cartId} ${standing.revision} ${digest(shown || "")}`,
+      personal: standing && `cart ${cartId} ${standing.revision} ${account?.name ?? "guest"}`,
     });
   });
 

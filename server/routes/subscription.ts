@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { accountStanding } from "../accounts/account-standing.ts";
 import { headerCartCount } from "../cart/cart-standing.ts";
 import { formatPrice } from "../domain/money.ts";
 import { hashPassword } from "../domain/password-hash.ts";
@@ -6,7 +7,6 @@ import { offerEndsAt, type Plan, planById, plans, recommendedPlanId } from "../d
 import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { subscriptionForm, subscriptionPlanForm } from "../forms/subscription-form.ts";
-import { digest } from "../http/caching/digest.ts";
 import { hasFlash } from "../http/cookies/flash-cookie.ts";
 import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
 import { overRateLimit } from "../http/limits/form-rate-limit.ts";
@@ -171,17 +171,17 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
     // while these stand, the same browser asking again gets it as sent (ready-answers.ts).
     const own =
       status === 200 && owner !== undefined && revision !== undefined && Object.keys(state).length === 0;
+    const account = session && accountStanding(services.accounts, session, services.now);
     const personal =
       own && !hasFlash(request, removedFlash)
-        ? `shopper ${owner}@${revision} ${digest(session?.account.email ?? "")}`
+        ? `shopper ${owner}@${revision} ${account?.name ?? "guest"}`
         : undefined;
     if (personal && owner !== undefined) {
       const count = await headerCartCount(services.carts, request);
-      const email = session?.account.email;
       reply.keepReady(
         async (again) =>
           (await projects.shopperRevision(owner)) === revision &&
-          (await again.signedIn())?.account.email === email &&
+          (!account || (await account.holds(again))) &&
           (await headerCartCount(services.carts, again)) === count,
       );
     }
