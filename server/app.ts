@@ -152,7 +152,7 @@ export async function buildApp({
   });
 
   const links = productLinks(i18n, catalogue);
-  const orders = orderRepository(database.db);
+  const orders = orderRepository(database.db, database);
   const subscriptions = subscriptionRepository(database.db);
   const clock = now ?? (() => new Date());
   const sessions = sessionRepository(database.db, config.sessions, database);

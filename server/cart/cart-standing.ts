@@ -31,8 +31,17 @@ export function bothHold(first: StillHolds, second: StillHolds): StillHolds {
   return async (request) => (await first(request)) && (await second(request));
 }
 
-/** The count in the page header of this browser: part of what every kept personal page shows. */
-export async function headerCartCount(carts: CartRepository, request: FastifyRequest): Promise<number> {
+/**
+ * The count in the page header of this browser, part of what every kept personal page shows,
+ * and the check that it is still that count. A ready answer only goes to a browser sending the
+ * same cookies, so the same cart: its cookie is unsigned once, here, not on every check.
+ */
+export async function headerCountStanding(
+  carts: CartRepository,
+  request: FastifyRequest,
+): Promise<{ count: number; holds: StillHolds }> {
   const cartId = readCartId(request);
-  return cartId ? await carts.itemCount(cartId) : 0;
+  const countOf = async () => (cartId ? await carts.itemCount(cartId) : 0);
+  const count = await countOf();
+  return { count, holds: async () => (await countOf()) === count };
 }

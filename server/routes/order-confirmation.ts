@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PaymentState } from "../../islands/payment-status/contract.ts";
-import { headerCartCount } from "../cart/cart-standing.ts";
+import { accountStanding } from "../accounts/account-standing.ts";
+import { headerCountStanding } from "../cart/cart-standing.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { localMoment, parseCutOff } from "../domain/delivery-times.ts";
 import { awaitsPayment, isOrderStatus, isPaid, type OrderStatus } from "../domain/order-lifecycle.ts";
@@ -10,6 +11,7 @@ import { hashPassword } from "../domain/password-hash.ts";
 import { saveDetailsForm } from "../forms/account-forms.ts";
 import type { FieldError } from "../forms/form.ts";
 import { digest } from "../http/caching/digest.ts";
+import type { StillHolds } from "../http/caching/ready-answers.ts";
 import { readCartId } from "../http/cookies/cart-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
@@ -18,7 +20,8 @@ import { choiceText, workingDaysText } from "../i18n/product-texts.ts";
 import { mailDate, mailWindow } from "../mail/order-confirmation.ts";
 import type { PaymentStatus } from "../payments/provider.ts";
 import { orderLifecycleRepository } from "../store/order-lifecycle-repository.ts";
-import type { Order } from "../store/order-repository.ts";
+import type { Order, OrderStanding } from "../store/order-repository.ts";
+import type { PhotoProject } from "../store/photo-project-repository.ts";
 import { requestAccount } from "./account-create.ts";
 import { chosenMethod, methodsFor, payAndGo, paymentProgress, takePaymentNotice } from "./paying.ts";
 
@@ -60,7 +63,7 @@ export function orderConfirmationRoutes(
       (cartId ? await orders.find(orderId, cartId) : undefined) ??
       (session ? await orders.findForAccount(orderId, session.account.id) : undefined);
     const order = await read();
-    return order ? { order, reread: read, signedIn: session !== undefined } : undefined;
+    return order ? { order, reread: read, session, signedIn: session !== undefined } : undefined;
   };
 
   /** When a paid order goes out, or went: from the moments its life stored. */
@@ -82,9 +85,40 @@ export function orderConfirmationRoutes(
     const projectIds = order.lines.flatMap((line) => (line.projectId ? [line.projectId] : []));
     return projectIds.length > 0 ? await services.projects.summaries(projectIds) : new Map();
   };
-  const cartCountOf = (request: FastifyRequest) => headerCartCount(services.carts, request);
   const orderShown = (order: Order, signedIn: boolean, projects: Map<unknown, unknown>) =>
     JSON.stringify([order.status, order.address, signedIn, [...projects]]);
+  const standingShown = (order: OrderStanding) => JSON.stringify([order.status, order.address]);
+
+  /**
+   * The check for a paid order's kept page (ready-answers.ts): what can still change is the
+   * order's status and address (one row, compared with what the page shows), its photo books
+   * (their owners' revisions, migration 0015), the browser's account (account-standing.ts)
+   * and the header's count. Undefined when the books moved in the meantime: nothing is kept.
+   */
+  const orderStillHolds = async (
+    request: FastifyRequest,
+    own: NonNullable<Awaited<ReturnType<typeof ownOrder>>>,
+    order: Order,
+    projects: Map<string, PhotoProject>,
+  ): Promise<StillHolds | undefined> => {
+    const owners = [...new Set([...projects.values()].map((project) => project.ownerId))];
+    const revisions = await Promise.all(owners.map((owner) => services.projects.shopperRevision(owner)));
+    // The books were read before their revisions and might have changed since: read again
+    // after them, so a change in between keeps nothing rather than a page that misses it.
+    const booksShown = (books: Map<string, PhotoProject>) => JSON.stringify([...books]);
+    if (owners.length > 0 && booksShown(await projectsOf(order)) !== booksShown(projects)) return undefined;
+    const shown = standingShown(order);
+    const account = own.session && accountStanding(services.accounts, own.session, services.now);
+    const header = await headerCountStanding(services.carts, request);
+    return async (again) => {
+      const now = await orders.standing(order.id);
+      if (!now || standingShown(now) !== shown) return false;
+      for (const [i, owner] of owners.entries()) {
+        if ((await services.projects.shopperRevision(owner)) !== revisions[i]) return false;
+      }
+      return (!account || (await account.holds(again))) && (await header.holds(again));
+    };
+  };
 
   const showOrder = async (
     request: FastifyRequest,
@@ -120,19 +154,9 @@ export function orderConfirmationRoutes(
     // changed, the same browser asking again gets the page as sent (ready-answers.ts). Before
     // payment the provider is asked on every visit, so nothing is kept.
     const keep = code === 200 && !notice && isPaid(status);
-    const shown = keep ? orderShown(order, own.signedIn, projects) : undefined;
-    if (shown !== undefined) {
-      // The header's cart count too: the shopper may fill a new cart in another tab.
-      const count = await cartCountOf(request);
-      reply.keepReady(async (asking) => {
-        const again = await ownOrder(asking);
-        return (
-          again !== undefined &&
-          orderShown(again.order, again.signedIn, await projectsOf(again.order)) === shown &&
-          (await cartCountOf(asking)) === count
-        );
-      });
-    }
+    const stillHolds = keep ? await orderStillHolds(request, own, order, projects) : undefined;
+    if (stillHolds) reply.keepReady(stillHolds);
+    const shown = stillHolds && orderShown(order, own.signedIn, projects);
     reply.header("cache-control", "private, no-store");
     return reply.page(
       "pages/order-confirmation",

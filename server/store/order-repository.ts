@@ -5,6 +5,7 @@ import { isDeliveryCountry } from "../domain/postcode.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { enqueueMail, type OutgoingMail } from "../mail/outbox.ts";
 import { addressOf, type CartLine, readAddress, readLines, touchCart } from "./cart-repository.ts";
+import { type PageViewReads, readsThrough } from "./database.ts";
 import type { Schema } from "./schema.ts";
 
 /** Every order is placed awaiting payment; its life from there is order-lifecycle-repository.ts's. */
@@ -87,6 +88,16 @@ export interface OrderRepository {
   findForAccount(orderId: number, accountId: string): Promise<Order | undefined>;
   /** The account's orders, newest first, with when they were paid and shipped. */
   listForAccount(accountId: string): Promise<OrderSummary[]>;
+  /**
+   * What of an order can still change once it is placed: its status (the next step) and its
+   * address (anonymised). One row, read as every check of a kept order page reads it.
+   */
+  standing(orderId: number): Promise<OrderStanding | undefined>;
+}
+
+export interface OrderStanding {
+  status: string;
+  address: DeliveryAddress;
 }
 
 export interface OrderSummary {
@@ -109,7 +120,24 @@ async function orderWithKey(db: Kysely<Schema>, key: string) {
     .executeTakeFirst();
 }
 
-export function orderRepository(db: Kysely<Schema>): OrderRepository {
+export function orderRepository(
+  db: Kysely<Schema>,
+  /** Where the reads of every page view go (database.ts); by default through Kysely. */
+  reads: PageViewReads = readsThrough(db),
+): OrderRepository {
+  // Compiled once with a stand-in id; each call runs it with its own.
+  const standingQuery = db
+    .selectFrom("orders")
+    .select(["status", "name", "street", "postcode", "city", "country", "email", "phone"])
+    .where("id", "=", 0)
+    .compile();
+  type StandingRow = Pick<
+    Schema["orders"],
+    "status" | "name" | "street" | "postcode" | "city" | "email" | "phone"
+  > & {
+    country: string;
+  };
+
   return {
     async place(cartId, idempotencyKey, prepare, options = {}) {
       const at = new Date().toISOString();
@@ -191,6 +219,13 @@ export function orderRepository(db: Kysely<Schema>): OrderRepository {
     find: (orderId, cartId) => readOrder(db, orderId, { cartId }),
     get: (orderId) => readOrder(db, orderId),
     findForAccount: (orderId, accountId) => readOrder(db, orderId, { accountId }),
+
+    async standing(orderId) {
+      if (!Number.isSafeInteger(orderId)) return undefined;
+      const [row] = await reads.readCommitted<StandingRow>({ ...standingQuery, parameters: [orderId] });
+      if (!row || !isDeliveryCountry(row.country)) return undefined;
+      return { status: row.status, address: addressOf({ ...row, country: row.country }) };
+    },
 
     async listForAccount(accountId) {
       const rows = await db

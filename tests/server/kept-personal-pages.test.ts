@@ -146,6 +146,30 @@ describe.each(testDatabases())(
       expect((await look(browser, orderPath)).html).toMatch(/data-count="4"/);
     });
 
+    it("the order page of a signed-in browser follows its session: signing out everywhere", async () => {
+      const [one, two] = await twoShops();
+      const browser = await signedUp(one.app, one.database.db, { email: "besteld@example.nl", name: "Bas" });
+      expect((await placeOrder(browser, annasAddress)).statusCode).toBe(303);
+      const { id } = await one.database.db.selectFrom("orders").select("id").executeTakeFirstOrThrow();
+      await orderLifecycleRepository(one.database.db).applyOrderEvent(
+        Number(id),
+        { type: "payment_paid", paymentId: "tp_signed_in_order" },
+        new Date(),
+      );
+      const orderPath = `/bestelling/${orderNumber(Number(id))}`;
+      const first = await lookTillKept(browser, orderPath);
+      expect(first.text).toContain("Betaald");
+      expect(first.html).not.toContain("Bewaar je gegevens");
+
+      const device = elsewhere(two, browser);
+      await device.get(accountPaths.nl.account);
+      expect((await device.form(accountPaths.nl.everywhere, {})).statusCode).toBe(303);
+      // Still this cart's order, now to a browser that is not signed in: it may become an account.
+      const after = await look(browser, orderPath);
+      expect(after.text).toContain("Betaald");
+      expect(after.html).toContain("Bewaar je gegevens");
+    });
+
     it("the address step of a signed-in browser follows its account: an address added, and signing out everywhere", async () => {
       const [one, two] = await twoShops();
       const browser = await signedUp(one.app, one.database.db, { email: "kept@example.nl", name: "Kees" });

@@ -167,7 +167,8 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
           async (again) =>
             cache.get(cacheKey) === page &&
             (variantNow?.() ?? "") === variant &&
-            (await cartCount(again, readCartId(again))) === count,
+            // The same cookies, so the same cart: its cookie is not unsigned again.
+            (await cartCount(again, cartId)) === count,
         );
       };
       const cached = cacheKey ? cache.get(cacheKey) : undefined;
