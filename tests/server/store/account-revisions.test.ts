@@ -5,19 +5,13 @@ import { addressBookRepository } from "../../../server/store/address-book-reposi
 import type { Schema } from "../../../server/store/schema.ts";
 import { sessionRepository } from "../../../server/store/session-repository.ts";
 import { subscriptionRepository } from "../../../server/store/subscription-repository.ts";
+import { annasAddress } from "../../support/accounts.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
 import { orderRow } from "../../support/orders.ts";
 
 const start = new Date("2026-11-23T10:00:00Z");
 const later = (minutes: number) => new Date(start.getTime() + minutes * 60_000);
-const address = {
-  name: "Anna de Vries",
-  street: "Dorpsstraat 12",
-  postcode: "1234 AB",
-  city: "Utrecht",
-  country: "NL",
-  email: "anna@example.nl",
-} as const;
+const address = { ...annasAddress, country: "NL" } as const;
 
 const accountRow = (id: string): Schema["accounts"] => ({
   id,
