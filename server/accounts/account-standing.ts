@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { headerCountStanding } from "../cart/cart-standing.ts";
+import { headerCountHolds } from "../cart/cart-standing.ts";
 import type { StillHolds } from "../http/caching/ready-answers.ts";
 import type { Services } from "../http/services.ts";
 import type { AccountRepository } from "../store/account-repository.ts";
@@ -47,9 +47,9 @@ export async function keepSignedInPage(
   also?: StillHolds,
 ): Promise<void> {
   const standing = accountStanding(services.accounts, session, services.now);
-  const header = await headerCountStanding(services.carts, request);
+  const headerHolds = await headerCountHolds(services.carts, request);
   reply.keepReady(
     async (again) =>
-      (await standing.holds(again)) && (!also || (await also(again))) && (await header.holds(again)),
+      (await standing.holds(again)) && (!also || (await also(again))) && (await headerHolds(again)),
   );
 }

@@ -32,16 +32,13 @@ export function bothHold(first: StillHolds, second: StillHolds): StillHolds {
 }
 
 /**
- * The count in the page header of this browser, part of what every kept personal page shows,
- * and the check that it is still that count. A ready answer only goes to a browser sending the
- * same cookies, so the same cart: its cookie is unsigned once, here, not on every check.
+ * The check that the count in this browser's page header, part of what every kept personal
+ * page shows, is still the one it was. A ready answer only goes to a browser sending the same
+ * cookies, so the same cart: its cookie is unsigned once, here, not on every check.
  */
-export async function headerCountStanding(
-  carts: CartRepository,
-  request: FastifyRequest,
-): Promise<{ count: number; holds: StillHolds }> {
+export async function headerCountHolds(carts: CartRepository, request: FastifyRequest): Promise<StillHolds> {
   const cartId = readCartId(request);
   const countOf = async () => (cartId ? await carts.itemCount(cartId) : 0);
   const count = await countOf();
-  return { count, holds: async () => (await countOf()) === count };
+  return async () => (await countOf()) === count;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PhotoUploadParams } from "../../islands/photo-upload/contract.ts";
-import { headerCountStanding } from "../cart/cart-standing.ts";
+import { headerCountHolds } from "../cart/cart-standing.ts";
 import { type ProjectCart, projectCartLines } from "../cart/project-lines.ts";
 import { type Orientation, orientations, type Product, type ProductSize } from "../domain/catalogue.ts";
 import { formatPrice } from "../domain/money.ts";
@@ -380,11 +380,11 @@ export function editorRoutes(
     // same browser asking again gets it as sent (ready-answers.ts).
     const plain = standing && status === 200 && !state.notice && !state.removed && !state.cart;
     if (plain) {
-      const header = await headerCountStanding(services.carts, request);
+      const headerHolds = await headerCountHolds(services.carts, request);
       reply.keepReady(
         async (again) =>
           (await projects.shopperRevision(standing.owner)) === standing.revision &&
-          (await header.holds(again)),
+          (await headerHolds(again)),
       );
     }
     return reply.page(

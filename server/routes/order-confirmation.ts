@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PaymentState } from "../../islands/payment-status/contract.ts";
 import { accountStanding } from "../accounts/account-standing.ts";
-import { headerCountStanding } from "../cart/cart-standing.ts";
+import { headerCountHolds } from "../cart/cart-standing.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { localMoment, parseCutOff } from "../domain/delivery-times.ts";
 import { awaitsPayment, isOrderStatus, isPaid, type OrderStatus } from "../domain/order-lifecycle.ts";
@@ -109,14 +109,14 @@ export function orderConfirmationRoutes(
     if (owners.length > 0 && booksShown(await projectsOf(order)) !== booksShown(projects)) return undefined;
     const shown = standingShown(order);
     const account = own.session && accountStanding(services.accounts, own.session, services.now);
-    const header = await headerCountStanding(services.carts, request);
+    const headerHolds = await headerCountHolds(services.carts, request);
     return async (again) => {
       const now = await orders.standing(order.id);
       if (!now || standingShown(now) !== shown) return false;
       for (const [i, owner] of owners.entries()) {
         if ((await services.projects.shopperRevision(owner)) !== revisions[i]) return false;
       }
-      return (!account || (await account.holds(again))) && (await header.holds(again));
+      return (!account || (await account.holds(again))) && (await headerHolds(again));
     };
   };
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { accountStanding } from "../accounts/account-standing.ts";
-import { headerCountStanding } from "../cart/cart-standing.ts";
+import { headerCountHolds } from "../cart/cart-standing.ts";
 import { formatPrice } from "../domain/money.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { offerEndsAt, type Plan, planById, plans, recommendedPlanId } from "../domain/subscription-plans.ts";
@@ -177,12 +177,12 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
         ? `shopper ${owner}@${revision} ${account?.name ?? "guest"}`
         : undefined;
     if (personal && owner !== undefined) {
-      const header = await headerCountStanding(services.carts, request);
+      const headerHolds = await headerCountHolds(services.carts, request);
       reply.keepReady(
         async (again) =>
           (await projects.shopperRevision(owner)) === revision &&
           (!account || (await account.holds(again))) &&
-          (await header.holds(again)),
+          (await headerHolds(again)),
       );
     }
     // A function: when the page cache has the page, none of this is worked out.

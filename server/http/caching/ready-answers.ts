@@ -31,7 +31,9 @@ export interface ReadyAnswersOptions {
 /**
  * Whether a kept answer still shows what the route would show now, asked for the new
  * request (its cookies parsed), never the one the answer was made for: what that one knew,
- * such as who was signed in, is remembered per request.
+ * such as who was signed in, is remembered per request. The new request sends the same
+ * Cookie header (it is part of the key), so what follows from the cookies alone, such as the
+ * cart's id, may be taken once from the request the answer was made for.
  */
 export type StillHolds = (request: FastifyRequest) => Promise<boolean>;
 
