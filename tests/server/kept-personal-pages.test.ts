@@ -6,7 +6,7 @@ import { accountPaths, annasAddress, placeOrder, signedUp, signIn } from "../sup
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
 import { testDatabases } from "../support/databases.ts";
-import { multipart, photos, startPhotoBook } from "../support/photos.ts";
+import { multipart, photos, startPhotoBook, uploadPhoto } from "../support/photos.ts";
 import { textOf } from "../support/shopper.ts";
 
 const book = { product: "exclusive-photobook", orientation: "portrait", size: "21x30" };
@@ -199,20 +199,11 @@ describe.each(testDatabases())(
     it("the subscription page shows a photo uploaded through the other instance", async () => {
       const [one, two] = await twoShops();
       const browser = new BrowserSession(one.app);
-      const upload = async (session: BrowserSession, filename: string) => {
-        await session.get("/fotoboek-maken?fotoboek=exclusief-fotoboek");
-        const res = await session.post(
-          "/fotoboek-maken/fotos",
-          multipart([{ name: "photo", file: { filename, data: await photos.jpeg() } }]),
-          { "x-requested-with": "XMLHttpRequest", "x-csrf-token": session.token },
-        );
-        expect(res.statusCode).toBeLessThan(300);
-      };
-      await upload(browser, "strand.jpg");
+      expect((await uploadPhoto(browser, "strand.jpg")).statusCode).toBeLessThan(300);
       const first = await lookTillKept(browser, "/abonnement");
       expect(first.html).toContain("strand.jpg");
 
-      await upload(elsewhere(two, browser), "bergen.jpg");
+      expect((await uploadPhoto(elsewhere(two, browser), "bergen.jpg")).statusCode).toBeLessThan(300);
       const after = await look(browser, "/abonnement");
       expect(after.html).toContain("strand.jpg");
       expect(after.html).toContain("bergen.jpg");
@@ -221,13 +212,7 @@ describe.each(testDatabases())(
     it("the subscription page of a signed-in browser follows its session: signing out everywhere", async () => {
       const [one, two] = await twoShops();
       const browser = await signedUp(one.app, one.database.db, { email: "abo@example.nl", name: "Abel" });
-      await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek");
-      const uploaded = await browser.post(
-        "/fotoboek-maken/fotos",
-        multipart([{ name: "photo", file: { filename: "strand.jpg", data: await photos.jpeg() } }]),
-        { "x-requested-with": "XMLHttpRequest", "x-csrf-token": browser.token },
-      );
-      expect(uploaded.statusCode).toBeLessThan(300);
+      expect((await uploadPhoto(browser, "strand.jpg")).statusCode).toBeLessThan(300);
       const first = await lookTillKept(browser, "/abonnement");
       expect(first.text).toContain("Je sluit het abonnement af voor abo@example.nl");
 
@@ -317,13 +302,7 @@ describe.each(testDatabases())(
       expect(subscribed.text).toContain("Plus");
 
       expect((await lookTillKept(browser, nl.photos)).html).not.toContain("bergen.jpg");
-      await device.get("/fotoboek-maken?fotoboek=exclusief-fotoboek");
-      const uploaded = await device.post(
-        "/fotoboek-maken/fotos",
-        multipart([{ name: "photo", file: { filename: "bergen.jpg", data: await photos.jpeg() } }]),
-        { "x-requested-with": "XMLHttpRequest", "x-csrf-token": device.token },
-      );
-      expect(uploaded.statusCode).toBeLessThan(300);
+      expect((await uploadPhoto(device, "bergen.jpg")).statusCode).toBeLessThan(300);
       expect((await look(browser, nl.photos)).html).toContain("bergen.jpg");
 
       // Signing out everywhere on the device: every kept page of the account is gone at once.

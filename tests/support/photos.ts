@@ -113,3 +113,20 @@ export async function startPhotoBook(
     ]),
   );
 }
+
+/**
+ * One photo uploaded the way the enhanced uploader does it on the editor's start page (an
+ * ajax post with the form token in a header), into the shopper's loose photos. Answers the
+ * post's response.
+ */
+export async function uploadPhoto(
+  browser: BrowserSession,
+  filename = "strand.jpg",
+): Promise<LightMyRequestResponse> {
+  await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek");
+  return browser.post(
+    "/fotoboek-maken/fotos",
+    multipart([{ name: "photo", file: { filename, data: await photos.jpeg() } }]),
+    { "x-requested-with": "XMLHttpRequest", "x-csrf-token": browser.token },
+  );
+}
