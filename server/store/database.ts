@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
+import { withCurrentSchemaIntrospection } from "./current-schema-introspector.ts";
 import { makePrivateFolderSync, privateFileMode } from "./private-files.ts";
 import type { Schema } from "./schema.ts";
 import { preparingOnce } from "./sqlite-statements.ts";
@@ -77,7 +78,9 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     });
     // An idle client that loses its server must not take the process down.
     pool.on("error", () => {});
-    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Schema>({
+      dialect: withCurrentSchemaIntrospection(new PostgresDialect({ pool })),
+    });
     return {
       db,
       dialect: "postgres",
