@@ -13,9 +13,9 @@ export default defineConfig({
     globalSetup: ["tests/global-setup.ts"],
     // Server tests spawn the real entry point; give them room on a 2-core machine.
     testTimeout: 20_000,
+    hookTimeout: 30_000,
     // Most server tests wait on a spawned shop or on PostgreSQL rather than on the CPU: one
     // worker per core, where vitest's default of one fewer leaves a 2-core machine one worker.
     maxWorkers: availableParallelism(),
-    hookTimeout: 30_000,
   },
 });
