@@ -5,8 +5,10 @@ import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 
 import pg from "pg";
 import { withCurrentSchemaIntrospection } from "./current-schema-introspector.ts";
 import { makePrivateFolderSync, privateFileMode } from "./private-files.ts";
+import { readsWhileUnchanged } from "./reads-while-unchanged.ts";
 import type { Schema } from "./schema.ts";
 import { preparingOnce } from "./sqlite-statements.ts";
+import { walCommits } from "./wal-commits.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -17,7 +19,9 @@ export interface Database {
    * One read of committed data, outside any transaction, for the few reads on every page
    * view (a cart's revision). On SQLite a file database has a connection of its own for
    * these, kept to reads and run at once: they skip the queue for the one writing
-   * connection, and that connection's open transactions can never show through.
+   * connection, and that connection's open transactions can never show through. There, a
+   * read is answered from memory while no one has committed since it was made
+   * (reads-while-unchanged.ts).
    */
   readCommitted<Row>(query: CompiledQuery): Promise<Row[]>;
   /** Throws when the database cannot answer; used by /healthz and at start-up. */
@@ -107,19 +111,28 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   const reader = file === ":memory:" ? undefined : new SQLite(file);
   reader?.pragma("query_only = ON");
   const readerStatements = reader ? preparingOnce(reader) : undefined;
+  // The two connections stay open while the shop runs, which keeps the -shm file the stamp
+  // reads in place (wal-commits.ts).
+  const commits = reader ? walCommits(file) : undefined;
+  const readUnchanged =
+    readerStatements && commits
+      ? readsWhileUnchanged(
+          (query) => readerStatements.prepare(query.sql).all(query.parameters) as unknown[],
+          commits,
+        )
+      : undefined;
   return {
     db,
     dialect: "sqlite",
     readCommitted: async <Row>(query: CompiledQuery) =>
-      readerStatements
-        ? (readerStatements.prepare(query.sql).all(query.parameters) as Row[])
-        : (await db.executeQuery<Row>(query)).rows,
+      readUnchanged ? (readUnchanged(query) as Row[]) : (await db.executeQuery<Row>(query)).rows,
     ping: async () => {
       if (!sqlite.open) throw new Error("database is closed");
       await sql`select 1`.execute(db);
     },
     close: async () => {
       await db.destroy();
+      commits?.close();
       readerStatements?.close();
     },
   };
