@@ -29,6 +29,14 @@ function walFile(): { file: string; writer: SQLite.Database } {
   return { file, writer };
 }
 
+/** A WAL file as walFile makes it, with its stamp read, closed after the test. */
+function watchedWalFile(): { file: string; writer: SQLite.Database; commits: WalCommits } {
+  const { file, writer } = walFile();
+  const commits = walCommits(file);
+  closers.push(() => commits.close());
+  return { file, writer, commits };
+}
+
 const query = (sql: string, parameters: unknown[] = []) => ({ sql, parameters }) as unknown as CompiledQuery;
 
 /** What another process does to the file, as `npm run order` does: its own connection, its own commit. */
@@ -39,18 +47,14 @@ function commitFromAnotherProcess(file: string, sql: string): void {
 
 describe("the WAL index's stamp", () => {
   it("stays the same while nobody commits, reads included", () => {
-    const { file, writer } = walFile();
-    const commits = walCommits(file);
-    closers.push(() => commits.close());
+    const { writer, commits } = watchedWalFile();
     const before = Buffer.from(commits.stamp() ?? "");
     writer.prepare("select n from counts").all();
     expect(commits.stamp()?.equals(before)).toBe(true);
   });
 
   it("changes with a commit on another connection, and with one from another process", () => {
-    const { file, writer } = walFile();
-    const commits = walCommits(file);
-    closers.push(() => commits.close());
+    const { file, writer, commits } = watchedWalFile();
     const first = Buffer.from(commits.stamp() ?? "");
     writer.prepare("update counts set n = n + 1").run();
     const second = Buffer.from(commits.stamp() ?? "");
@@ -60,9 +64,7 @@ describe("the WAL index's stamp", () => {
   });
 
   it("does not change for a transaction that is still open", () => {
-    const { file, writer } = walFile();
-    const commits = walCommits(file);
-    closers.push(() => commits.close());
+    const { writer, commits } = watchedWalFile();
     const before = Buffer.from(commits.stamp() ?? "");
     writer.exec("begin immediate");
     writer.prepare("update counts set n = n + 1").run();
@@ -102,10 +104,8 @@ describe("reads kept while the database is unchanged", () => {
   }
 
   it("answers the same read from memory until someone commits, then reads again", () => {
-    const { file, writer } = walFile();
+    const { file, writer, commits } = watchedWalFile();
     const { read, realReads } = countingReads(file);
-    const commits = walCommits(file);
-    closers.push(() => commits.close());
     const reads = readsWhileUnchanged(read, commits);
     const count = query("select n from counts where id = ?", ["a"]);
 
@@ -121,11 +121,9 @@ describe("reads kept while the database is unchanged", () => {
   });
 
   it("keeps each query with its own parameters", () => {
-    const { file, writer } = walFile();
+    const { file, writer, commits } = watchedWalFile();
     writer.prepare("insert into counts values ('b', 2)").run();
     const { read } = countingReads(file);
-    const commits = walCommits(file);
-    closers.push(() => commits.close());
     const reads = readsWhileUnchanged(read, commits);
     expect(reads(query("select n from counts where id = ?", ["a"]))).toEqual([{ n: 1 }]);
     expect(reads(query("select n from counts where id = ?", ["b"]))).toEqual([{ n: 2 }]);
@@ -133,10 +131,8 @@ describe("reads kept while the database is unchanged", () => {
   });
 
   it("hands out rows no caller can change for the next", () => {
-    const { file } = walFile();
+    const { file, commits } = watchedWalFile();
     const { read } = countingReads(file);
-    const commits = walCommits(file);
-    closers.push(() => commits.close());
     const reads = readsWhileUnchanged(read, commits);
     const rows = reads(query("select n from counts")) as { n: number }[];
     expect(() => {
