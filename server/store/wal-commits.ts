@@ -11,6 +11,11 @@ import { endianness } from "node:os";
 const headerSize = 48;
 const walIndexVersion = 3007000;
 const isInitOffset = 12;
+/** The header is written in the machine's own byte order. */
+const readVersion =
+  endianness() === "LE"
+    ? (header: Buffer) => header.readUInt32LE(0)
+    : (header: Buffer) => header.readUInt32BE(0);
 
 export interface WalCommits {
   /**
@@ -29,8 +34,6 @@ export interface WalCommits {
  * last connection to close does that, under an exclusive lock no one else can then hold).
  */
 export function walCommits(databaseFile: string): WalCommits {
-  const read = (buffer: Buffer, offset: number) =>
-    endianness() === "LE" ? buffer.readUInt32LE(offset) : buffer.readUInt32BE(offset);
   const both = Buffer.alloc(headerSize * 2);
   const first = both.subarray(0, headerSize);
   const second = both.subarray(headerSize);
@@ -48,7 +51,7 @@ export function walCommits(databaseFile: string): WalCommits {
         }
       }
       if (readSync(fd, both, 0, both.length, 0) !== both.length) return undefined;
-      if (read(first, 0) !== walIndexVersion || first[isInitOffset] !== 1) return undefined;
+      if (readVersion(first) !== walIndexVersion || first[isInitOffset] !== 1) return undefined;
       return first.equals(second) ? first : undefined;
     },
     close() {
