@@ -522,8 +522,7 @@ async function main(): Promise<void> {
   const bareRuns: Measured[] = [];
   const measureBare = async () => {
     const run = await measure(bareTarget);
-    const measuredBare = { ...run, bareRate: run.result.requestsPerSecond };
-    bareRuns.push(measuredBare);
+    bareRuns.push({ ...run, bareRate: run.result.requestsPerSecond });
     return run.result.requestsPerSecond;
   };
   const between = (before: number, after: number) => (before + after) / 2;
