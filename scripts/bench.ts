@@ -1,10 +1,10 @@
 // Throughput of rendered pages next to a bare Fastify route on the same machine.
-// Usage: npm run bench [-- --duration 10] [-- --connections 50]
+// Usage: npm run bench [-- --duration 5] [-- --connections 50]
 //
 // Builds the assets, starts the production server and a bare Fastify server as child
 // processes, then loads one target after another (scripts/load-generator.ts). The ratio to
-// the bare route, measured again every few targets, is the number to watch; absolute req/s
-// depend on the machine. Next to it stands the CPU the serving process used per answer and
+// the bare route, measured in slices alternating with the target's own, is the number to
+// watch; absolute req/s depend on the machine. Next to it stands the CPU the serving process used per answer and
 // how busy it was: a server below about 90% busy means the load generator, not the server,
 // ran out (on Linux only).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -17,7 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { type BenchShopper, benchShopper } from "./bench-shopper.ts";
-import { type LoadResult, load } from "./load-generator.ts";
+import { combined, type LoadResult, load } from "./load-generator.ts";
 
 /** A camera-sized photo for the bench shopper's photo book, made on the spot. */
 const benchPhoto = () =>
@@ -136,8 +136,10 @@ const goalRatio = 1 / 3;
 /** ... and answer 99 of 100 requests within this, at 50 connections. */
 const goalP99Ms = 25;
 const warmupSeconds = 2;
-/** How many targets go between two measurements of the bare route */
-const bareEvery = 6;
+/** A target is measured in slices this long, `--duration` of them, each next to one of the bare route's */
+const sliceSeconds = 1;
+/** ... each after this long under load, so that opening the connections is not measured */
+const sliceWarmupSeconds = 0.25;
 
 const cookieSignature = createRequire(import.meta.url)("@fastify/cookie") as {
   sign(value: string, secret: string): string;
@@ -152,7 +154,7 @@ function readArgs(argv: string[]): {
   cpuProf?: string;
 } {
   const options: { duration: number; connections: number; only: string[]; cpuProf?: string } = {
-    duration: 10,
+    duration: 5,
     connections: 50,
     only: [],
   };
@@ -475,81 +477,104 @@ async function main(): Promise<void> {
       pid: shopServer.pid,
     })),
   );
-  const bareRounds = Math.ceil(pageTargets.length / bareEvery) + 1;
+  const targets = [...references, ...pageTargets];
   console.log(
-    `measuring ${pageTargets.length + references.length} targets and the bare route ${bareRounds} times, one after another: ${warmupSeconds} s warm-up + ${duration} s, ${connections} connections each`,
+    `measuring ${targets.length} targets, one after another: ${warmupSeconds} s warm-up, then ${duration} slices of ${sliceSeconds} s, each next to a slice of the bare route; ${connections} connections`,
   );
 
   interface Measured {
     name: string;
     path: string;
     result: LoadResult;
+    /** The bare route in the slices next to this target's */
+    bare: LoadResult;
+    /** The lowest and highest ratio of one slice to the bare slice next to it */
+    roundRatios: [number, number];
     /** Share of one core the serving process used, and its CPU time per answer */
     busy?: number;
     cpuPerRequestUs?: number;
-    /** The bare route's req/s around this target: the mean of the measurements just before and after */
-    bareRate: number;
   }
-  const measure = async (target: Target) => {
-    process.stdout.write(`  ${target.name} (${new URL(target.url).pathname})… `);
+  /** One slice of load on a target, with the CPU its server used meanwhile. */
+  const slice = async (target: Target, seconds: number, warmup: number) => {
     let cpuAtStart: number | undefined;
     let cpuAtEnd: number | undefined;
     const result = await load({
       url: target.url,
       headers: target.headers,
       connections,
-      duration,
-      warmup: warmupSeconds,
+      duration: seconds,
+      warmup,
       onMeasuring: (phase) => {
         if (phase === "start") cpuAtStart = cpuSeconds(target.pid);
         else cpuAtEnd = cpuSeconds(target.pid);
       },
     });
     const cpu = cpuAtStart !== undefined && cpuAtEnd !== undefined ? cpuAtEnd - cpuAtStart : undefined;
-    console.log(`${Math.round(result.requestsPerSecond)} req/s`);
+    return { result, cpu };
+  };
+  // The machine's speed drifts, on a shared machine by a third or more within seconds, so a
+  // page is measured in short slices, each next to a slice of the bare route, in the order
+  // bare-page, page-bare, ...: both see the same machine, and a steady drift cancels out.
+  const measure = async (target: Target): Promise<Measured> => {
+    process.stdout.write(`  ${target.name} (${new URL(target.url).pathname})… `);
+    await slice(target, warmupSeconds, 0);
+    const own: Array<Awaited<ReturnType<typeof slice>>> = [];
+    const bareSlices: LoadResult[] = [];
+    for (let round = 0; round < duration; round++) {
+      const pageFirst = round % 2 === 1;
+      if (!pageFirst) bareSlices.push((await slice(bareTarget, sliceSeconds, sliceWarmupSeconds)).result);
+      own.push(await slice(target, sliceSeconds, sliceWarmupSeconds));
+      if (pageFirst) bareSlices.push((await slice(bareTarget, sliceSeconds, sliceWarmupSeconds)).result);
+    }
+    const result = combined(own.map(({ result }) => result));
+    const bare = combined(bareSlices);
+    const perRound = own.map(
+      ({ result }, round) => result.requestsPerSecond / (bareSlices[round]?.requestsPerSecond || 1),
+    );
+    const cpus = own.map(({ cpu }) => cpu);
+    const cpu = cpus.every((c) => c !== undefined)
+      ? cpus.reduce((a, b) => (a ?? 0) + (b ?? 0), 0)
+      : undefined;
+    console.log(`${Math.round(result.requestsPerSecond)} req/s, bare ${Math.round(bare.requestsPerSecond)}`);
     return {
       name: target.name,
       path: new URL(target.url).pathname,
       result,
-      busy: cpu === undefined ? undefined : cpu / duration,
+      bare,
+      roundRatios: [Math.min(...perRound), Math.max(...perRound)],
+      busy: cpu === undefined ? undefined : cpu / result.seconds,
       cpuPerRequestUs: cpu === undefined || result.requests === 0 ? undefined : (cpu / result.requests) * 1e6,
     };
   };
 
-  // The machine's speed drifts over a run of many minutes (on a shared machine by a third
-  // or more), so each page is compared with the bare route measured on either side of it,
-  // a few pages apart, rather than once at the start.
-  const bareRuns: Measured[] = [];
-  const measureBare = async () => {
-    const run = await measure(bareTarget);
-    bareRuns.push({ ...run, bareRate: run.result.requestsPerSecond });
-    return run.result.requestsPerSecond;
-  };
-  const between = (before: number, after: number) => (before + after) / 2;
+  await slice(bareTarget, warmupSeconds, 0);
   const results: Measured[] = [];
-  let bareBefore = await measureBare();
-  const first = [...references];
-  for (let start = 0; start < pageTargets.length || first.length > 0; start += bareEvery) {
-    const group = [...first.splice(0), ...pageTargets.slice(start, start + bareEvery)];
-    const runs = [];
-    for (const target of group) runs.push(await measure(target));
-    const bareAfter = await measureBare();
-    for (const run of runs) results.push({ ...run, bareRate: between(bareBefore, bareAfter) });
-    bareBefore = bareAfter;
-  }
+  for (const target of targets) results.push(await measure(target));
 
-  const bareRates = bareRuns.map((run) => run.result.requestsPerSecond);
-  const ratioOf = ({ result, bareRate }: Measured) =>
-    bareRate > 0 ? result.requestsPerSecond / bareRate : 0;
+  const ratioOf = ({ result, bare }: Measured) =>
+    bare.requestsPerSecond > 0 ? result.requestsPerSecond / bare.requestsPerSecond : 0;
   const rows = [
-    ["target", "req/s", "p99 ms", "vs bare", "kB/answer", "server busy", "CPU µs/answer", "status"],
-    ...[bareRuns[0] as Measured, ...results].map((measuredTarget) => {
-      const { name, path, result, busy, cpuPerRequestUs } = measuredTarget;
+    [
+      "target",
+      "req/s",
+      "bare req/s",
+      "vs bare",
+      "per slice",
+      "p99 ms",
+      "kB/answer",
+      "server busy",
+      "CPU µs/answer",
+      "status",
+    ],
+    ...results.map((measuredTarget) => {
+      const { name, path, result, bare, roundRatios, busy, cpuPerRequestUs } = measuredTarget;
       return [
         `${name} ${path}`,
         result.requestsPerSecond.toFixed(0),
-        result.latencyP99Ms.toFixed(1),
+        bare.requestsPerSecond.toFixed(0),
         ratioOf(measuredTarget).toFixed(2),
+        roundRatios.map((ratio) => ratio.toFixed(2)).join("–"),
+        result.latencyP99Ms.toFixed(1),
         (result.bodyBytes / 1024).toFixed(1),
         busy === undefined ? "" : `${Math.round(busy * 100)}%`,
         cpuPerRequestUs === undefined ? "" : cpuPerRequestUs.toFixed(0),
@@ -558,8 +583,9 @@ async function main(): Promise<void> {
     }),
   ];
   console.log(`\n${table(rows)}\n`);
+  const bareRates = results.map(({ bare }) => bare.requestsPerSecond);
   console.log(
-    `bare Fastify, measured ${bareRates.length} times: ${Math.round(Math.min(...bareRates))}–${Math.round(Math.max(...bareRates))} req/s; each ratio is to the mean of the measurements just before and after its page`,
+    `bare Fastify, next to each target: ${Math.round(Math.min(...bareRates))}–${Math.round(Math.max(...bareRates))} req/s; each ratio is to the bare slices next to its own`,
   );
   const generatorBound = results.filter(({ busy }) => busy !== undefined && busy < 0.9);
   for (const { name, busy } of generatorBound) {
@@ -581,7 +607,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const failing = [...bareRuns, ...results].filter(
+  const failing = results.filter(
     ({ result }) =>
       result.errors > 0 || Object.keys(result.statusCounts).some((code) => !code.startsWith("2")),
   );

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { describe, expect, it } from "vitest";
-import { load, ResponseReader } from "../../scripts/load-generator.ts";
+import { combined, load, ResponseReader } from "../../scripts/load-generator.ts";
 
 /** Feeds the bytes in pieces of the given size and collects the answers read. */
 function read(wire: string, piece: number): Array<[number, number]> {
@@ -61,6 +61,20 @@ describe("the bench's load generator", () => {
       expect(streamed.bodyBytes).toBe(7);
       const missing = await load({ url: `http://127.0.0.1:${port}/missing`, connections: 2, duration: 0.2 });
       expect(Object.keys(missing.statusCounts)).toEqual(["404"]);
+
+      // Slices of a measurement taken apart, as the bench takes them, add up to one.
+      const slices = [plain, streamed, missing];
+      const whole = combined(slices);
+      const requests = plain.requests + streamed.requests + missing.requests;
+      expect(whole.requests).toBe(requests);
+      expect(whole.seconds).toBeCloseTo(plain.seconds + streamed.seconds + missing.seconds);
+      expect(whole.requestsPerSecond).toBeCloseTo(requests / whole.seconds);
+      expect(whole.bodyBytes).toBeCloseTo(
+        (5 * plain.requests + 7 * streamed.requests + 5 * missing.requests) / requests,
+      );
+      expect(whole.statusCounts).toEqual({ 200: plain.requests + streamed.requests, 404: missing.requests });
+      expect(whole.latencyP99Ms).toBeGreaterThanOrEqual(Math.min(...slices.map((s) => s.latencyP99Ms)));
+      expect(whole.latencyP99Ms).toBeLessThanOrEqual(Math.max(...slices.map((s) => s.latencyP99Ms)));
     } finally {
       server.closeAllConnections();
       await new Promise((closed) => server.close(closed));
