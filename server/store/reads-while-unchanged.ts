@@ -16,26 +16,52 @@ export function readsWhileUnchanged(
   commits: WalCommits,
   maxEntries = 10_000,
 ): (query: CompiledQuery) => readonly unknown[] {
-  const kept = new Map<string, readonly unknown[]>();
+  // Per statement, its reads by parameter: the SQL text is the same string on every call
+  // (the repositories compile it once), so finding it costs no hashing of a fresh key.
+  const kept = new Map<string, KeptReads>();
+  let size = 0;
   let keptAt: Buffer | undefined;
+  const forget = () => {
+    kept.clear();
+    size = 0;
+  };
 
   return (query) => {
     const stamp = commits.stamp();
     if (!stamp) {
       keptAt = undefined;
-      kept.clear();
+      forget();
       return read(query);
     }
     if (!keptAt?.equals(stamp)) {
-      kept.clear();
+      forget();
       keptAt = Buffer.from(stamp);
     }
-    const key = `${query.sql}\n${JSON.stringify(query.parameters)}`;
-    const rows = kept.get(key);
+    let reads = kept.get(query.sql);
+    if (!reads) {
+      reads = { byOne: new Map(), byAll: new Map() };
+      kept.set(query.sql, reads);
+    }
+    const [only, ...more] = query.parameters;
+    // One string or number, the common case, is its own key; anything else is written out.
+    const single = more.length === 0 && (typeof only === "string" || typeof only === "number");
+    const key = single ? only : JSON.stringify(query.parameters);
+    const rows = single ? reads.byOne.get(key) : reads.byAll.get(key as string);
     if (rows) return rows;
     const fresh = Object.freeze(read(query).map((row) => Object.freeze(row)));
-    if (kept.size >= maxEntries) kept.clear();
-    kept.set(key, fresh);
+    if (size >= maxEntries) {
+      forget();
+      reads = { byOne: new Map(), byAll: new Map() };
+      kept.set(query.sql, reads);
+    }
+    if (single) reads.byOne.set(key, fresh);
+    else reads.byAll.set(key as string, fresh);
+    size += 1;
     return fresh;
   };
+}
+
+interface KeptReads {
+  byOne: Map<string | number, readonly unknown[]>;
+  byAll: Map<string, readonly unknown[]>;
 }
