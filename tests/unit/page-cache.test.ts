@@ -106,4 +106,17 @@ describe("reading Accept-Encoding", () => {
     expect(acceptsGzip("")).toBe(false);
     expect(acceptsGzip(undefined)).toBe(false);
   });
+
+  it("answers each browser for its own header, asked one after another", () => {
+    for (const [header, gzip] of [
+      ["gzip;q=0", false],
+      ["gzip;q=0", false],
+      ["gzip", true],
+      ["gzip", true],
+      ["identity", false],
+      ["gzip;q=0.5", true],
+    ] as const) {
+      expect(acceptsGzip(header), header).toBe(gzip);
+    }
+  });
 });

@@ -165,6 +165,16 @@ export function secretPageGzip(
 /** Whether an Accept-Encoding header allows gzip (and does not refuse it with q=0). */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
+  // Asked on every request, and a browser sends the same header each time.
+  if (header === lastHeader) return lastAnswer;
+  lastAnswer = parsedAcceptsGzip(header);
+  lastHeader = header;
+  return lastAnswer;
+}
+let lastHeader: string | undefined;
+let lastAnswer = false;
+
+function parsedAcceptsGzip(header: string): boolean {
   for (const entry of header.split(",")) {
     const [coding, ...params] = entry.trim().toLowerCase().split(";");
     if (coding !== "gzip" && coding !== "*") continue;

@@ -38,7 +38,8 @@ export interface ReadyAnswersOptions {
 export type StillHolds = (request: FastifyRequest) => Promise<boolean>;
 
 interface ReadyAnswer {
-  headers: Record<string, string>;
+  /** Name, value, name, value...: written without walking an object's keys */
+  headers: string[];
   body: Buffer;
   expires: number;
   stillHolds?: StillHolds;
@@ -103,10 +104,12 @@ export function readyAnswers({
       });
 
       app.addHook("onRequest", (request, reply, done) => {
-        if (closing || !eligible(request)) return done();
+        if (closing || request.method !== "GET") return done();
         const key = keyOf(request);
         const answer = answers.get(key);
-        if (!answer) return done();
+        // Its address was a page of one language when it was kept (eligible), so it still is;
+        // what this request says of itself is asked here.
+        if (!answer || isAjax(request) || !acceptsGzip(request.headers["accept-encoding"])) return done();
         if (answer.expires <= now()) {
           answers.delete(key);
           return done();
@@ -154,11 +157,12 @@ export function readyAnswers({
           (!personal || offered.stillHolds !== undefined) &&
           eligible(request);
         if (keep) {
-          const headers: Record<string, string> = {};
+          const headers: string[] = [];
           for (const [name, value] of Object.entries(reply.getHeaders())) {
-            if (typeof value === "string" || typeof value === "number") headers[name] = String(value);
+            if (name === "content-length") continue;
+            if (typeof value === "string" || typeof value === "number") headers.push(name, String(value));
           }
-          headers["content-length"] = String(payload.length);
+          headers.push("content-length", String(payload.length));
           const key = keyOf(request);
           answers.delete(key);
           answers.set(key, {
