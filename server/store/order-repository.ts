@@ -142,7 +142,10 @@ export function orderRepository(
   const standingOfRow = new WeakMap<StandingRow, OrderStanding | undefined>();
   const standingOf = (row: StandingRow): OrderStanding | undefined =>
     isDeliveryCountry(row.country)
-      ? Object.freeze({ status: row.status, address: Object.freeze(addressOf({ ...row, country: row.country })) })
+      ? Object.freeze({
+          status: row.status,
+          address: Object.freeze(addressOf({ ...row, country: row.country })),
+        })
       : undefined;
 
   return {

@@ -25,6 +25,14 @@ export function readsWhileUnchanged(
     kept.clear();
     size = 0;
   };
+  const readsOf = (sql: string) => {
+    let reads = kept.get(sql);
+    if (!reads) {
+      reads = { byOne: new Map(), byAll: new Map() };
+      kept.set(sql, reads);
+    }
+    return reads;
+  };
 
   return (query) => {
     const stamp = commits.stamp();
@@ -37,25 +45,17 @@ export function readsWhileUnchanged(
       forget();
       keptAt = Buffer.from(stamp);
     }
-    let reads = kept.get(query.sql);
-    if (!reads) {
-      reads = { byOne: new Map(), byAll: new Map() };
-      kept.set(query.sql, reads);
-    }
-    const [only, ...more] = query.parameters;
+    const { parameters } = query;
     // One string or number, the common case, is its own key; anything else is written out.
-    const single = more.length === 0 && (typeof only === "string" || typeof only === "number");
-    const key = single ? only : JSON.stringify(query.parameters);
-    const rows = single ? reads.byOne.get(key) : reads.byAll.get(key as string);
+    const only = parameters.length === 1 ? parameters[0] : undefined;
+    const single = typeof only === "string" || typeof only === "number";
+    const written = single ? "" : JSON.stringify(parameters);
+    const rows = single ? readsOf(query.sql).byOne.get(only) : readsOf(query.sql).byAll.get(written);
     if (rows) return rows;
     const fresh = Object.freeze(read(query).map((row) => Object.freeze(row)));
-    if (size >= maxEntries) {
-      forget();
-      reads = { byOne: new Map(), byAll: new Map() };
-      kept.set(query.sql, reads);
-    }
-    if (single) reads.byOne.set(key, fresh);
-    else reads.byAll.set(key as string, fresh);
+    if (size >= maxEntries) forget();
+    if (single) readsOf(query.sql).byOne.set(only, fresh);
+    else readsOf(query.sql).byAll.set(written, fresh);
     size += 1;
     return fresh;
   };

@@ -130,6 +130,17 @@ describe("reads kept while the database is unchanged", () => {
     expect(reads(query("select n * 10 as n from counts where id = ?", ["b"]))).toEqual([{ n: 20 }]);
   });
 
+  it("keeps a read with no parameter, one, or several, and never mixes a value with its written form", () => {
+    const commits: WalCommits = { stamp: () => Buffer.from("same"), close: () => {} };
+    const reads = readsWhileUnchanged((q) => [{ asked: q.parameters }], commits);
+    const select = "select ?";
+    const asked = [[], [1], ["1"], [null], ["[null]"], [1, 2], ["[1,2]"]];
+    for (const parameters of asked) {
+      expect(reads(query(select, parameters)), JSON.stringify(parameters)).toEqual([{ asked: parameters }]);
+    }
+    for (const parameters of asked) expect(reads(query(select, parameters))).toEqual([{ asked: parameters }]);
+  });
+
   it("hands out rows no caller can change for the next", () => {
     const { file, commits } = watchedWalFile();
     const { read } = countingReads(file);
