@@ -4,9 +4,9 @@
 // Builds the assets, starts the production server and a bare Fastify server as child
 // processes, then loads one target after another (scripts/load-generator.ts). The ratio to
 // the bare route, measured in slices alternating with the target's own, is the number to
-// watch; absolute req/s depend on the machine. Next to it stands the CPU the serving process used per answer and
-// how busy it was: a server below about 90% busy means the load generator, not the server,
-// ran out (on Linux only).
+// watch; absolute req/s depend on the machine. Next to it stands the CPU the serving
+// process used per answer and how busy it was: a server below about 90% busy means the
+// load generator, not the server, ran out (on Linux only).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { get } from "node:http";
@@ -531,10 +531,9 @@ async function main(): Promise<void> {
     const perRound = own.map(
       ({ result }, round) => result.requestsPerSecond / (bareSlices[round]?.requestsPerSecond || 1),
     );
-    const cpus = own.map(({ cpu }) => cpu);
-    const cpu = cpus.every((c) => c !== undefined)
-      ? cpus.reduce((a, b) => (a ?? 0) + (b ?? 0), 0)
-      : undefined;
+    const cpu = own.some(({ cpu }) => cpu === undefined)
+      ? undefined
+      : own.reduce((sum, { cpu }) => sum + (cpu ?? 0), 0);
     console.log(`${Math.round(result.requestsPerSecond)} req/s, bare ${Math.round(bare.requestsPerSecond)}`);
     return {
       name: target.name,
