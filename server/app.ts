@@ -238,8 +238,9 @@ export async function buildApp({
   });
   // Before any route: each funnel page gets its counting hook as it is added.
   registerFunnelCounting(app, services.counters, catalogue);
-  // First of all hooks: a kept answer goes out before anything else runs.
-  const ready = readyAnswers();
+  // First of all hooks: a kept answer goes out before anything else runs. Its check's
+  // database part is not asked again while nothing has been committed.
+  const ready = readyAnswers({ commitMark: database.commitMark });
   ready.serve(app);
   await registerSecurity(app, config);
   await app.register(fastifyFormbody);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { headerCountHolds } from "../cart/cart-standing.ts";
-import type { StillHolds } from "../http/caching/ready-answers.ts";
+import { allHold, type StillHolds } from "../http/caching/ready-answers.ts";
 import type { Services } from "../http/services.ts";
 import type { AccountRepository } from "../store/account-repository.ts";
 import type { Session } from "../store/session-repository.ts";
@@ -29,8 +29,10 @@ export function accountStanding(
   const { account, accountRevision, endsAt } = session;
   return {
     name: `account ${account.id}@${accountRevision}`,
-    holds: async () =>
-      now().getTime() < endsAt.getTime() && (await accounts.revision(account.id)) === accountRevision,
+    holds: {
+      stored: async () => (await accounts.revision(account.id)) === accountRevision,
+      meanwhile: () => now().getTime() < endsAt.getTime(),
+    },
   };
 }
 
@@ -48,8 +50,5 @@ export async function keepSignedInPage(
 ): Promise<void> {
   const standing = accountStanding(services.accounts, session, services.now);
   const headerHolds = await headerCountHolds(services.carts, request);
-  reply.keepReady(
-    async (again) =>
-      (await standing.holds(again)) && (!also || (await also(again))) && (await headerHolds(again)),
-  );
+  reply.keepReady(allHold(standing.holds, ...(also ? [also] : []), headerHolds));
 }

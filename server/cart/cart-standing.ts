@@ -23,12 +23,7 @@ export async function cartStanding(
   if (!cartId) return undefined;
   const revision = await carts.revision(cartId);
   if (revision === undefined) return undefined;
-  return { revision, holds: async () => (await carts.revision(cartId)) === revision };
-}
-
-/** Both checks hold, the first asked first. */
-export function bothHold(first: StillHolds, second: StillHolds): StillHolds {
-  return async (request) => (await first(request)) && (await second(request));
+  return { revision, holds: { stored: async () => (await carts.revision(cartId)) === revision } };
 }
 
 /**
@@ -40,5 +35,5 @@ export async function headerCountHolds(carts: CartRepository, request: FastifyRe
   const cartId = readCartId(request);
   const countOf = async () => (cartId ? await carts.itemCount(cartId) : 0);
   const count = await countOf();
-  return async () => (await countOf()) === count;
+  return { stored: async () => (await countOf()) === count };
 }

@@ -24,13 +24,9 @@ export function accountPhotosRoutes(app: FastifyInstance, services: Services, ro
     const owner = session.account.ownerId;
     // Read before the photos and books, so a change in between fails the check.
     const revision = await projects.shopperRevision(owner);
-    await keepSignedInPage(
-      services,
-      request,
-      reply,
-      session,
-      async () => (await projects.shopperRevision(owner)) === revision,
-    );
+    await keepSignedInPage(services, request, reply, session, {
+      stored: async () => (await projects.shopperRevision(owner)) === revision,
+    });
     const [photos, books] = await Promise.all([uploads.listByOwner(owner), projects.listByOwner(owner)]);
     const ordered = await projects.ordered(books.map((book) => book.id));
     const projectHref = (project: string) => i18n.routes.pathFor("editorProject", locale, { project });

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { accountStanding } from "../accounts/account-standing.ts";
-import { bothHold, cartStanding } from "../cart/cart-standing.ts";
+import { cartStanding } from "../cart/cart-standing.ts";
 import { checkoutState, loadShopperCart } from "../cart/shopper-cart.ts";
 import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
+import { allHold } from "../http/caching/ready-answers.ts";
 import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
 import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -97,7 +98,7 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, rout
     // Signed in: the address chosen from the account's, or the one used last, unless the cart has one.
     const saved = await savedAddresses(request);
     // A plain look again, by the same browser: the page as sent, while cart and account stand.
-    if (standing) reply.keepReady(account ? bothHold(standing.holds, account.holds) : standing.holds);
+    if (standing) reply.keepReady(account ? allHold(standing.holds, account.holds) : standing.holds);
     const query = request.query as Record<string, unknown>;
     const chosen = saved.find(
       (s) => s.address.id === query[i18n.t[request.locale]("account.checkout.query")],

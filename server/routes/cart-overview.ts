@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { bothHold, cartStanding } from "../cart/cart-standing.ts";
+import { cartStanding } from "../cart/cart-standing.ts";
 import {
   checkoutState,
   lineViews,
@@ -14,6 +14,7 @@ import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkou
 import { addressLines } from "../domain/delivery-address.ts";
 import { orderNumber } from "../domain/order-number.ts";
 import { orderProduction, type WorkingDays } from "../domain/order-production.ts";
+import { allHold } from "../http/caching/ready-answers.ts";
 import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
@@ -128,7 +129,9 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
     // the day (its delivery dates) stand. Its order key too: the same cart is the same order.
     if (standing)
       reply.keepReady(
-        bothHold(standing.holds, async () => services.deliveryTimes.period(services.now()) === period),
+        allHold(standing.holds, {
+          meanwhile: () => services.deliveryTimes.period(services.now()) === period,
+        }),
       );
     return showOverview(
       request,

@@ -133,7 +133,7 @@ export function cartRoutes(
     const revision = plain && cartId ? await carts.revision(cartId) : undefined;
     // The whole answer may be sent again to this browser while the revision stands (a cart
     // that is gone, cleaned up or never there, stays gone: ids are never used again).
-    if (plain && cartId) reply.keepReady(async () => (await carts.revision(cartId)) === revision);
+    if (plain && cartId) reply.keepReady({ stored: async () => (await carts.revision(cartId)) === revision });
     return reply.page(
       "pages/cart-contents",
       async () => ({

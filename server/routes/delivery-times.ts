@@ -68,7 +68,9 @@ export function deliveryTimesRoutes(app: FastifyInstance, services: Services, ro
       return reply.code(503).send({ error: i18n.t[request.locale]("deliveryTimes.unavailable") });
     }
     // The same browser asking again within the second gets the answer as sent (ready-answers.ts).
-    reply.keepReady(async () => Math.floor(services.now().getTime() / 1000) * 1000 === now.getTime());
+    reply.keepReady({
+      meanwhile: () => Math.floor(services.now().getTime() / 1000) * 1000 === now.getTime(),
+    });
     return sendJson(reply, request.locale, overview.generatedAt, () => overview);
   });
 }

@@ -10,6 +10,7 @@ import { type OptionRequest, resolveOptions } from "../domain/product-options.ts
 import { tabSlug } from "../domain/tab-slug.ts";
 import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
+import { allHold } from "../http/caching/ready-answers.ts";
 import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
 import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
 import { clientLimitReached, overClientLimit, retryText } from "../http/limits/client-limits.ts";
@@ -382,9 +383,10 @@ export function editorRoutes(
     if (plain) {
       const headerHolds = await headerCountHolds(services.carts, request);
       reply.keepReady(
-        async (again) =>
-          (await projects.shopperRevision(standing.owner)) === standing.revision &&
-          (await headerHolds(again)),
+        allHold(
+          { stored: async () => (await projects.shopperRevision(standing.owner)) === standing.revision },
+          headerHolds,
+        ),
       );
     }
     return reply.page(

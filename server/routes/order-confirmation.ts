@@ -11,7 +11,7 @@ import { hashPassword } from "../domain/password-hash.ts";
 import { saveDetailsForm } from "../forms/account-forms.ts";
 import type { FieldError } from "../forms/form.ts";
 import { digest } from "../http/caching/digest.ts";
-import type { StillHolds } from "../http/caching/ready-answers.ts";
+import { allHold, type StillHolds } from "../http/caching/ready-answers.ts";
 import { readCartId } from "../http/cookies/cart-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
@@ -112,18 +112,21 @@ export function orderConfirmationRoutes(
     const headerHolds = await headerCountHolds(services.carts, request);
     // The standing last found to show the same: while the row is unchanged, it is the same object.
     let matched: OrderStanding | undefined;
-    return async (again) => {
-      const now = await orders.standing(order.id);
-      if (!now) return false;
-      if (now !== matched) {
-        if (standingShown(now) !== shown) return false;
-        matched = now;
-      }
-      for (const [i, owner] of owners.entries()) {
-        if ((await services.projects.shopperRevision(owner)) !== revisions[i]) return false;
-      }
-      return (!account || (await account.holds(again))) && (await headerHolds(again));
+    const orderHolds: StillHolds = {
+      stored: async () => {
+        const now = await orders.standing(order.id);
+        if (!now) return false;
+        if (now !== matched) {
+          if (standingShown(now) !== shown) return false;
+          matched = now;
+        }
+        for (const [i, owner] of owners.entries()) {
+          if ((await services.projects.shopperRevision(owner)) !== revisions[i]) return false;
+        }
+        return true;
+      },
     };
+    return allHold(orderHolds, ...(account ? [account.holds] : []), headerHolds);
   };
 
   const showOrder = async (

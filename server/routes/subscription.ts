@@ -7,6 +7,7 @@ import { offerEndsAt, type Plan, planById, plans, recommendedPlanId } from "../d
 import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { subscriptionForm, subscriptionPlanForm } from "../forms/subscription-form.ts";
+import { allHold } from "../http/caching/ready-answers.ts";
 import { hasFlash } from "../http/cookies/flash-cookie.ts";
 import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
 import { overRateLimit } from "../http/limits/form-rate-limit.ts";
@@ -179,10 +180,11 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
     if (personal && owner !== undefined) {
       const headerHolds = await headerCountHolds(services.carts, request);
       reply.keepReady(
-        async (again) =>
-          (await projects.shopperRevision(owner)) === revision &&
-          (!account || (await account.holds(again))) &&
-          (await headerHolds(again)),
+        allHold(
+          { stored: async () => (await projects.shopperRevision(owner)) === revision },
+          ...(account ? [account.holds] : []),
+          headerHolds,
+        ),
       );
     }
     // A function: when the page cache has the page, none of this is worked out.

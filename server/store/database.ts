@@ -24,6 +24,13 @@ export interface Database {
    * (reads-while-unchanged.ts).
    */
   readCommitted<Row>(query: CompiledQuery): Promise<Row[]>;
+  /**
+   * A mark of what has been committed: the same mark later means nothing was committed in
+   * between, on any connection of any process. Undefined where the database cannot tell:
+   * PostgreSQL, an in-memory SQLite, a SQLite file whose WAL index is being written
+   * (wal-commits.ts).
+   */
+  commitMark(): string | undefined;
   /** Throws when the database cannot answer; used by /healthz and at start-up. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -89,6 +96,8 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
       db,
       dialect: "postgres",
       readCommitted: readsThrough(db).readCommitted,
+      // A NOTIFY would come after the commit, in its own time: too late for the next request.
+      commitMark: () => undefined,
       ping: async () => {
         await sql`select 1`.execute(db);
       },
@@ -126,6 +135,8 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     dialect: "sqlite",
     readCommitted: async <Row>(query: CompiledQuery) =>
       readUnchanged ? (readUnchanged(query) as Row[]) : (await db.executeQuery<Row>(query)).rows,
+    // The header's bytes as a string: kept by its users, compared with ===.
+    commitMark: () => commits?.stamp()?.toString("latin1"),
     ping: async () => {
       if (!sqlite.open) throw new Error("database is closed");
       await sql`select 1`.execute(db);

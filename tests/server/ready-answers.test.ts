@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readyAnswers } from "../../server/http/caching/ready-answers.ts";
+import { allHold, readyAnswers } from "../../server/http/caching/ready-answers.ts";
 
 let app: FastifyInstance;
 let clock = 0;
@@ -10,6 +10,14 @@ let renders = 0;
 /** What the shopper's own page shows; the check compares it with what the page was made at. */
 let revision = 0;
 let checkFails = false;
+/** The database's commit mark; undefined: the database cannot tell. */
+let mark: string | undefined;
+/** How often the check's database part was asked */
+let storedAsked = 0;
+/** What the check's other part (the clock, memory) says */
+let meanwhileHolds = true;
+/** Runs inside the database part of the check, as a commit landing while it reads would */
+let duringCheck = () => {};
 
 /** A page route as the shop's pages answer: gzip, one language, offered for ready use. */
 beforeEach(async () => {
@@ -17,8 +25,12 @@ beforeEach(async () => {
   renders = 0;
   revision = 0;
   checkFails = false;
+  mark = "commit 1";
+  storedAsked = 0;
+  meanwhileHolds = true;
+  duringCheck = () => {};
   app = Fastify();
-  const ready = readyAnswers({ ttlMs: 1000, now: () => clock });
+  const ready = readyAnswers({ ttlMs: 1000, now: () => clock, commitMark: () => mark });
   ready.serve(app);
   await app.register(fastifyCookie, { secret: "ready-answers-test-secret" });
   ready.keep(app);
@@ -40,9 +52,14 @@ beforeEach(async () => {
   app.get("/mijn-pagina", { config: { locale: "nl" } as never }, async (_request, reply) => {
     renders++;
     const madeAt = revision;
-    reply.keepReady(async () => {
-      if (checkFails) throw new Error("database unavailable");
-      return revision === madeAt;
+    reply.keepReady({
+      stored: async () => {
+        storedAsked++;
+        duringCheck();
+        if (checkFails) throw new Error("database unavailable");
+        return revision === madeAt;
+      },
+      meanwhile: () => meanwhileHolds,
     });
     return reply.header("content-encoding", "gzip").send(gzipSync(`<p>revision ${madeAt}</p>`));
   });
@@ -114,8 +131,54 @@ describe("ready answers for a shopper's own page", () => {
     expect(renders).toBe(1);
     expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
     revision++;
+    mark = "commit 2";
     await visit("/mijn-pagina", mine);
     expect(renders).toBe(2);
+  });
+
+  it("while nothing was committed, go again without reading the database; after a commit, read it again", async () => {
+    await visit("/mijn-pagina", mine);
+    await visit("/mijn-pagina", mine);
+    await visit("/mijn-pagina", mine);
+    await visit("/mijn-pagina", mine);
+    expect(storedAsked).toBe(1);
+    expect(renders).toBe(1);
+    mark = "commit 2";
+    await visit("/mijn-pagina", mine);
+    await visit("/mijn-pagina", mine);
+    expect(storedAsked).toBe(2);
+    expect(renders).toBe(1);
+  });
+
+  it("when something was committed while the check read, read again on the next use", async () => {
+    await visit("/mijn-pagina", mine);
+    duringCheck = () => {
+      mark = "commit 2";
+    };
+    await visit("/mijn-pagina", mine);
+    duringCheck = () => {};
+    revision++;
+    await visit("/mijn-pagina", mine);
+    expect(storedAsked).toBe(2);
+    expect(renders).toBe(2);
+  });
+
+  it("where the database cannot tell what was committed, read it on every use", async () => {
+    mark = undefined;
+    await visit("/mijn-pagina", mine);
+    await visit("/mijn-pagina", mine);
+    await visit("/mijn-pagina", mine);
+    expect(storedAsked).toBe(2);
+    expect(renders).toBe(1);
+  });
+
+  it("when the clock or memory says the page no longer holds, the route answers, committed or not", async () => {
+    await visit("/mijn-pagina", mine);
+    await visit("/mijn-pagina", mine);
+    meanwhileHolds = false;
+    const res = await visit("/mijn-pagina", mine);
+    expect(renders).toBe(2);
+    expect(res.statusCode).toBe(200);
   });
 
   it("never go to a browser with other cookies", async () => {
@@ -134,8 +197,32 @@ describe("ready answers for a shopper's own page", () => {
   it("when the check fails, the route answers", async () => {
     await visit("/mijn-pagina", mine);
     checkFails = true;
+    mark = "commit 2";
     const res = await visit("/mijn-pagina", mine);
     expect(renders).toBe(2);
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe("a check made of several", () => {
+  it("holds when all hold, asking the database parts in order and stopping at the first that fails", async () => {
+    const asked: string[] = [];
+    const part = (name: string, holds: boolean) => ({
+      stored: async () => {
+        asked.push(name);
+        return holds;
+      },
+    });
+    const request = {} as never;
+    expect(await allHold(part("cart", true), part("account", true)).stored?.(request)).toBe(true);
+    expect(await allHold(part("cart", false), part("account", true)).stored?.(request)).toBe(false);
+    expect(asked).toEqual(["cart", "account", "cart"]);
+  });
+
+  it("asks every clock or memory part, and has no database part when none of its checks has one", () => {
+    const clockOnly = allHold({ meanwhile: () => true }, { meanwhile: () => false });
+    expect(clockOnly.stored).toBeUndefined();
+    expect(clockOnly.meanwhile?.()).toBe(false);
+    expect(allHold({ meanwhile: () => true }, { stored: async () => true }).meanwhile?.()).toBe(true);
   });
 });

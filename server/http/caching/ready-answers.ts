@@ -13,7 +13,8 @@ import { acceptsGzip } from "./page-cache.ts";
  * - a shopper's own page (their cart), only where the route gives a check that the page
  *   still holds, such as "the cart's revision is the one it was made at". The browser's
  *   whole Cookie header is part of the key, so one shopper's answer (with their form
- *   token) never reaches another, and the check runs on every use.
+ *   token) never reaches another, and the check is asked on every use: its database part
+ *   only when something was committed since it last held (StillHolds).
  *
  * Anything else personal rules an answer out at both ends: an ajax request, a browser
  * that takes no gzip, a cookie set in the answer, a status other than 200, an address
@@ -26,6 +27,11 @@ export interface ReadyAnswersOptions {
   personalTtlMs?: number;
   maxEntries?: number;
   now?: () => number;
+  /**
+   * The database's mark of what has been committed (Database.commitMark): the same mark
+   * again means nothing was committed in between. Undefined where it cannot tell.
+   */
+  commitMark?: () => string | undefined;
 }
 
 /**
@@ -34,8 +40,35 @@ export interface ReadyAnswersOptions {
  * such as who was signed in, is remembered per request. The new request sends the same
  * Cookie header (it is part of the key), so what follows from the cookies alone, such as the
  * cart's id, may be taken once from the request the answer was made for.
+ *
+ * In two parts, by what can change it:
  */
-export type StillHolds = (request: FastifyRequest) => Promise<boolean>;
+export interface StillHolds {
+  /**
+   * What the answer shows of the database, read from it and from nothing else. What the
+   * database held is what it holds while nothing has been committed since, on any connection
+   * of any process: so this is asked only on the first use after a commit, and on every use
+   * where the database cannot tell (PostgreSQL).
+   */
+  stored?: (request: FastifyRequest) => Promise<boolean>;
+  /** What can change without a commit (the clock, this process's memory): asked on every use, so cheap. */
+  meanwhile?: () => boolean;
+}
+
+/** Every check holds: the parts of the first are asked first. */
+export function allHold(...checks: StillHolds[]): StillHolds {
+  const stored = checks.flatMap((check) => (check.stored ? [check.stored] : []));
+  const meanwhile = checks.flatMap((check) => (check.meanwhile ? [check.meanwhile] : []));
+  return {
+    ...(stored.length > 0 && {
+      stored: async (request: FastifyRequest) => {
+        for (const holds of stored) if (!(await holds(request))) return false;
+        return true;
+      },
+    }),
+    ...(meanwhile.length > 0 && { meanwhile: () => meanwhile.every((holds) => holds()) }),
+  };
+}
 
 interface ReadyAnswer {
   /** Name, value, name, value...: written without walking an object's keys */
@@ -43,6 +76,8 @@ interface ReadyAnswer {
   body: Buffer;
   expires: number;
   stillHolds?: StillHolds;
+  /** The database's commit mark when the stored part was last found to hold, taken before it was asked */
+  heldAt?: string;
 }
 
 declare module "fastify" {
@@ -93,6 +128,7 @@ export function readyAnswers({
   personalTtlMs = 60_000,
   maxEntries = 1000,
   now = Date.now,
+  commitMark = () => undefined,
 }: ReadyAnswersOptions = {}): ReadyAnswers {
   const answers = new Map<string, ReadyAnswer>();
   let closing = false;
@@ -121,14 +157,25 @@ export function readyAnswers({
           reply.raw.writeHead(200, answer.headers);
           reply.raw.end(answer.body);
         };
-        if (!answer.stillHolds) return send();
+        const check = answer.stillHolds;
+        if (!check) return send();
+        const refused = () => {
+          answers.delete(key);
+          done();
+        };
+        if (check.meanwhile && !check.meanwhile()) return refused();
+        if (!check.stored) return send();
+        // Taken before the check reads: a commit landing while it runs gives the next use
+        // another mark, and so another check.
+        const mark = commitMark();
+        if (mark !== undefined && mark === answer.heldAt) return send();
         // The cookie plugin's own hook, which parses them, comes later.
         request.cookies ??= request.server.parseCookie(request.headers.cookie ?? "");
-        answer.stillHolds(request).then(
+        check.stored(request).then(
           (holds) => {
-            if (holds) return send();
-            answers.delete(key);
-            done();
+            if (!holds) return refused();
+            answer.heldAt = mark;
+            send();
           },
           // The route answers, and says what went wrong in its own way.
           () => done(),

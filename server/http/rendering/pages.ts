@@ -163,13 +163,11 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         if (!cacheKey || !holdsCredentials(request)) return;
         if (options.cacheVariant !== undefined && !variantNow) return;
         const variant = options.cacheVariant ?? "";
-        this.keepReady(
-          async (again) =>
-            cache.get(cacheKey) === page &&
-            (variantNow?.() ?? "") === variant &&
-            // The same cookies, so the same cart: its cookie is not unsigned again.
-            (await cartCount(again, cartId)) === count,
-        );
+        this.keepReady({
+          meanwhile: () => cache.get(cacheKey) === page && (variantNow?.() ?? "") === variant,
+          // The same cookies, so the same cart: its cookie is not unsigned again.
+          stored: async (again) => (await cartCount(again, cartId)) === count,
+        });
       };
       const cached = cacheKey ? cache.get(cacheKey) : undefined;
       if (cached) {

@@ -215,4 +215,52 @@ describe("the shop's reads of every page view on a SQLite file", () => {
     commitFromAnotherProcess(file, "update counts set n = 2 where id = 'a'");
     expect(await database.readCommitted(count)).toEqual([{ n: 2 }]);
   });
+
+  it("give the same commit mark until something is committed, by the shop or by another process", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "shop-wal-"));
+    folders.push(folder);
+    const file = join(folder, "shop.db");
+    const database = openDatabase(`sqlite://${file}`);
+    closers.push(() => void database.close());
+    await database.db.schema.createTable("counts").addColumn("n", "integer").execute();
+    const first = database.commitMark();
+    expect(first).toEqual(expect.any(String));
+    await database.readCommitted(query("select n from counts", []));
+    expect(database.commitMark()).toBe(first);
+
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let written: () => void = () => {};
+    const inside = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    const transaction = database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("counts" as never)
+        .values({ n: 1 } as never)
+        .execute();
+      written();
+      await held;
+    });
+    await inside;
+    // Written but not committed: no one else can see it yet.
+    expect(database.commitMark()).toBe(first);
+    release();
+    await transaction;
+    const second = database.commitMark();
+    expect(second).not.toBe(first);
+
+    commitFromAnotherProcess(file, "update counts set n = 2");
+    expect(database.commitMark()).not.toBe(second);
+  });
+});
+
+describe("the commit mark where the database cannot tell", () => {
+  it("is undefined for a database in memory", async () => {
+    const database = openDatabase("sqlite://:memory:");
+    closers.push(() => void database.close());
+    expect(database.commitMark()).toBeUndefined();
+  });
 });
