@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Kysely, Transaction } from "kysely";
 import pg from "pg";
 import { afterEach } from "vitest";
 import { type Database, openDatabase } from "../../server/store/database.ts";
@@ -82,5 +83,36 @@ export function databasePerTest(target: TestDatabase): () => Promise<Database> {
     const opened = await target.open();
     cleanup = opened.cleanup;
     return opened.database;
+  };
+}
+
+/**
+ * A transaction that has written and is held open until `commit` is called: what every
+ * other connection must not see yet. `commit` lets it finish and waits for it.
+ */
+export async function transactionHeldOpen<DB>(
+  db: Kysely<DB>,
+  write: (trx: Transaction<DB>) => Promise<unknown>,
+): Promise<{ commit(): Promise<void> }> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let written: () => void = () => {};
+  const inside = new Promise<void>((resolve) => {
+    written = resolve;
+  });
+  const transaction = db.transaction().execute(async (trx) => {
+    await write(trx);
+    written();
+    await held;
+  });
+  // A write that fails ends the transaction before it is held: its error is thrown here.
+  await Promise.race([inside, transaction]);
+  return {
+    async commit() {
+      release();
+      await transaction;
+    },
   };
 }

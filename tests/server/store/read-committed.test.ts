@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cartRepository } from "../../../server/store/cart-repository.ts";
-import { databasePerTest, testDatabases } from "../../support/databases.ts";
+import { databasePerTest, testDatabases, transactionHeldOpen } from "../../support/databases.ts";
 
 /**
  * The reads of every page view (a cart's revision, the header's count) go through
@@ -17,16 +17,8 @@ describe.each(testDatabases({ sqliteFile: true }))("reads of committed data on $
     const canvas = { productId: "canvas", orientation: "square", sizeId: "50x50" };
     const before = await carts.revision(cart);
 
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let written: () => void = () => {};
-    const inside = new Promise<void>((resolve) => {
-      written = resolve;
-    });
-    const transaction = database.db.transaction().execute(async (trx) => {
-      await trx
+    const pending = await transactionHeldOpen(database.db, (trx) =>
+      trx
         .insertInto("cart_lines")
         .values({
           cart_id: cart,
@@ -36,15 +28,11 @@ describe.each(testDatabases({ sqliteFile: true }))("reads of committed data on $
           quantity: 3,
           added_at: new Date().toISOString(),
         })
-        .execute();
-      written();
-      await held;
-    });
-    await inside;
+        .execute(),
+    );
     expect(await carts.revision(cart)).toBe(before);
     expect(await carts.itemCount(cart)).toBe(0);
-    release();
-    await transaction;
+    await pending.commit();
     expect(await carts.revision(cart)).toBeGreaterThan(before as number);
     expect(await carts.itemCount(cart)).toBe(3);
   });

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../server/store/database.ts";
 import { readsWhileUnchanged } from "../../../server/store/reads-while-unchanged.ts";
 import { type WalCommits, walCommits } from "../../../server/store/wal-commits.ts";
+import { transactionHeldOpen } from "../../support/databases.ts";
 
 const folders: string[] = [];
 const closers: (() => void)[] = [];
@@ -228,27 +229,15 @@ describe("the shop's reads of every page view on a SQLite file", () => {
     await database.readCommitted(query("select n from counts", []));
     expect(database.commitMark()).toBe(first);
 
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let written: () => void = () => {};
-    const inside = new Promise<void>((resolve) => {
-      written = resolve;
-    });
-    const transaction = database.db.transaction().execute(async (trx) => {
-      await trx
+    const pending = await transactionHeldOpen(database.db, (trx) =>
+      trx
         .insertInto("counts" as never)
         .values({ n: 1 } as never)
-        .execute();
-      written();
-      await held;
-    });
-    await inside;
+        .execute(),
+    );
     // Written but not committed: no one else can see it yet.
     expect(database.commitMark()).toBe(first);
-    release();
-    await transaction;
+    await pending.commit();
     const second = database.commitMark();
     expect(second).not.toBe(first);
 
