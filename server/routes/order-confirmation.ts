@@ -110,16 +110,10 @@ export function orderConfirmationRoutes(
     const shown = standingShown(order);
     const account = own.session && accountStanding(services.accounts, own.session, services.now);
     const headerHolds = await headerCountHolds(services.carts, request);
-    // The standing last found to show the same: while the row is unchanged, it is the same object.
-    let matched: OrderStanding | undefined;
     const orderHolds: StillHolds = {
       stored: async () => {
         const now = await orders.standing(order.id);
-        if (!now) return false;
-        if (now !== matched) {
-          if (standingShown(now) !== shown) return false;
-          matched = now;
-        }
+        if (!now || standingShown(now) !== shown) return false;
         for (const [i, owner] of owners.entries()) {
           if ((await services.projects.shopperRevision(owner)) !== revisions[i]) return false;
         }

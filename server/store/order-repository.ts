@@ -137,16 +137,6 @@ export function orderRepository(
   > & {
     country: string;
   };
-  // While nothing is committed, a kept read hands back the same frozen row
-  // (reads-while-unchanged.ts): its standing is then worked out once, and is the same object.
-  const standingOfRow = new WeakMap<StandingRow, OrderStanding | undefined>();
-  const standingOf = (row: StandingRow): OrderStanding | undefined =>
-    isDeliveryCountry(row.country)
-      ? Object.freeze({
-          status: row.status,
-          address: Object.freeze(addressOf({ ...row, country: row.country })),
-        })
-      : undefined;
 
   return {
     async place(cartId, idempotencyKey, prepare, options = {}) {
@@ -233,9 +223,8 @@ export function orderRepository(
     async standing(orderId) {
       if (!Number.isSafeInteger(orderId)) return undefined;
       const [row] = await reads.readCommitted<StandingRow>({ ...standingQuery, parameters: [orderId] });
-      if (!row) return undefined;
-      if (!standingOfRow.has(row)) standingOfRow.set(row, standingOf(row));
-      return standingOfRow.get(row);
+      if (!row || !isDeliveryCountry(row.country)) return undefined;
+      return { status: row.status, address: addressOf({ ...row, country: row.country }) };
     },
 
     async listForAccount(accountId) {
