@@ -1,4 +1,4 @@
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,13 +9,17 @@ let clock = 0;
 let renders = 0;
 /** What the shopper's own page shows; the check compares it with what the page was made at. */
 let revision = 0;
-let checkFails = false;
+let checkFails: boolean | "at once" = false;
 /** The database's commit mark; undefined: the database cannot tell. */
 let mark: string | undefined;
+/** How often the commit mark was read */
+let markReads = 0;
 /** How often the check's database part was asked */
 let storedAsked = 0;
 /** What the check's other part (the clock, memory) says */
 let meanwhileHolds = true;
+/** Runs when the check's clock part is asked, as a request arrives */
+let onArrival = () => {};
 /** Runs inside the database part of the check, as a commit landing while it reads would */
 let duringCheck = () => {};
 
@@ -27,10 +31,19 @@ beforeEach(async () => {
   checkFails = false;
   mark = "commit 1";
   storedAsked = 0;
+  markReads = 0;
   meanwhileHolds = true;
+  onArrival = () => {};
   duringCheck = () => {};
   app = Fastify();
-  const ready = readyAnswers({ ttlMs: 1000, now: () => clock, commitMark: () => mark });
+  const ready = readyAnswers({
+    ttlMs: 1000,
+    now: () => clock,
+    commitMark: () => {
+      markReads++;
+      return mark;
+    },
+  });
   ready.serve(app);
   await app.register(fastifyCookie, { secret: "ready-answers-test-secret" });
   ready.keep(app);
@@ -53,13 +66,18 @@ beforeEach(async () => {
     renders++;
     const madeAt = revision;
     reply.keepReady({
-      stored: async () => {
+      stored: (): Promise<boolean> => {
         storedAsked++;
         duringCheck();
-        if (checkFails) throw new Error("database unavailable");
-        return revision === madeAt;
+        // A check may fail before it returns its promise, as well as by rejecting it.
+        if (checkFails === "at once") throw new Error("database unavailable");
+        if (checkFails) return Promise.reject(new Error("database unavailable"));
+        return Promise.resolve(revision === madeAt);
       },
-      meanwhile: () => meanwhileHolds,
+      meanwhile: () => {
+        onArrival();
+        return meanwhileHolds;
+      },
     });
     return reply.header("content-encoding", "gzip").send(gzipSync(`<p>revision ${madeAt}</p>`));
   });
@@ -163,6 +181,35 @@ describe("ready answers for a shopper's own page", () => {
     expect(renders).toBe(2);
   });
 
+  it("requests that arrive together share one reading of the commit mark, taken after the last of them arrived", async () => {
+    await visit("/mijn-pagina", mine);
+    await visit("/mijn-pagina", mine);
+    markReads = 0;
+    const together = await Promise.all([1, 2, 3, 4].map(() => visit("/mijn-pagina", mine)));
+    expect(together.map((res) => res.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(markReads).toBe(1);
+    expect(storedAsked).toBe(1);
+    expect(renders).toBe(1);
+  });
+
+  it("a commit made while requests wait for the mark is seen by all of them", async () => {
+    await visit("/mijn-pagina", mine);
+    await visit("/mijn-pagina", mine);
+    let arrived = 0;
+    // Another process commits a change to the page once all three arrived, before the mark is read.
+    onArrival = () => {
+      if (++arrived < 3) return;
+      revision++;
+      mark = "commit 2";
+    };
+    const answered = await Promise.all([1, 2, 3].map(() => visit("/mijn-pagina", mine)));
+    expect(answered.map((res) => gunzipSync(res.rawPayload).toString())).toEqual(
+      Array(3).fill("<p>revision 1</p>"),
+    );
+    expect(storedAsked).toBe(4);
+    expect(renders).toBe(4);
+  });
+
   it("where the database cannot tell what was committed, read it on every use", async () => {
     mark = undefined;
     await visit("/mijn-pagina", mine);
@@ -201,6 +248,11 @@ describe("ready answers for a shopper's own page", () => {
     const res = await visit("/mijn-pagina", mine);
     expect(renders).toBe(2);
     expect(res.statusCode).toBe(200);
+    checkFails = "at once";
+    mark = "commit 3";
+    const again = await visit("/mijn-pagina", mine);
+    expect(renders).toBe(3);
+    expect(again.statusCode).toBe(200);
   });
 });
 

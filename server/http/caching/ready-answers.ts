@@ -19,6 +19,9 @@ import { acceptsGzip } from "./page-cache.ts";
  * Anything else personal rules an answer out at both ends: an ajax request, a browser
  * that takes no gzip, a cookie set in the answer, a status other than 200, an address
  * that is not a page of one language (those read Accept-Language).
+ *
+ * Kept answers are written together, after the event loop has read every request that
+ * arrived in its turn (serve).
  */
 export interface ReadyAnswersOptions {
   /** How long a page for visitors without cookies is kept */
@@ -116,6 +119,27 @@ function eligible(request: FastifyRequest): boolean {
 const keyOf = (request: FastifyRequest) =>
   `${request.protocol}://${request.host}${request.url}\n${request.headers.cookie ?? ""}`;
 
+/** A request a kept answer may go to, once its check is asked */
+interface Use {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  done: () => void;
+  key: string;
+  answer: ReadyAnswer;
+  /** The check's database part, if it has one */
+  stored: StillHolds["stored"];
+}
+
+/**
+ * Written as it was kept: the route, the other hooks and Fastify's own sending are skipped
+ * (the request is still logged, and onResponse hooks run, on finish).
+ */
+function send(reply: FastifyReply, answer: ReadyAnswer): void {
+  reply.hijack();
+  reply.raw.writeHead(200, answer.headers);
+  reply.raw.end(answer.body);
+}
+
 export interface ReadyAnswers {
   /** Sends kept answers: registered before every other onRequest hook, which they skip. */
   serve(app: FastifyInstance): void;
@@ -139,6 +163,60 @@ export function readyAnswers({
         (this as unknown as Offered)[offer] = { stillHolds };
       });
 
+      /**
+       * Kept answers go out together, once the turn of the event loop that read their requests
+       * has handled all its network input (setImmediate): every response of the turn is
+       * written in one run, and one reading of the commit mark serves every check. Read after
+       * the last of the requests was, it shows every commit made before any of them was sent.
+       */
+      let waiting: Use[] = [];
+      const sendWaiting = () => {
+        const batch = waiting;
+        waiting = [];
+        let mark: string | undefined;
+        let markRead = false;
+        for (const use of batch) {
+          if (!use.stored) {
+            send(use.reply, use.answer);
+            continue;
+          }
+          if (!markRead) {
+            mark = commitMark();
+            markRead = true;
+          }
+          if (mark !== undefined && mark === use.answer.heldAt) send(use.reply, use.answer);
+          // Taken before the check reads: a commit landing while it runs gives the next use
+          // another mark, and so another check.
+          else askStored(use, use.stored, mark);
+        }
+      };
+      const askStored = (use: Use, stored: NonNullable<StillHolds["stored"]>, mark: string | undefined) => {
+        const { request, reply, done, answer } = use;
+        let asked: Promise<boolean>;
+        // Outside Fastify's hook runner now, which would have caught a throw.
+        try {
+          // The cookie plugin's own hook, which parses them, comes later.
+          request.cookies ??= request.server.parseCookie(request.headers.cookie ?? "");
+          asked = stored(request);
+        } catch (error) {
+          asked = Promise.reject(error);
+        }
+        asked.then(
+          (holds) => {
+            if (!holds) return refuse(use.key, answer, done);
+            answer.heldAt = mark;
+            send(reply, answer);
+          },
+          // The route answers, and says what went wrong in its own way.
+          () => done(),
+        );
+      };
+      const refuse = (key: string, answer: ReadyAnswer, done: () => void) => {
+        // A newer answer kept under the key while this one waited stays.
+        if (answers.get(key) === answer) answers.delete(key);
+        done();
+      };
+
       app.addHook("onRequest", (request, reply, done) => {
         if (closing || request.method !== "GET") return done();
         const key = keyOf(request);
@@ -150,36 +228,10 @@ export function readyAnswers({
           answers.delete(key);
           return done();
         }
-        // Written as it was kept: the route, the other hooks and Fastify's own sending are
-        // skipped (the request is still logged, and onResponse hooks run, on finish).
-        const send = () => {
-          reply.hijack();
-          reply.raw.writeHead(200, answer.headers);
-          reply.raw.end(answer.body);
-        };
         const check = answer.stillHolds;
-        if (!check) return send();
-        const refused = () => {
-          answers.delete(key);
-          done();
-        };
-        if (check.meanwhile && !check.meanwhile()) return refused();
-        if (!check.stored) return send();
-        // Taken before the check reads: a commit landing while it runs gives the next use
-        // another mark, and so another check.
-        const mark = commitMark();
-        if (mark !== undefined && mark === answer.heldAt) return send();
-        // The cookie plugin's own hook, which parses them, comes later.
-        request.cookies ??= request.server.parseCookie(request.headers.cookie ?? "");
-        check.stored(request).then(
-          (holds) => {
-            if (!holds) return refused();
-            answer.heldAt = mark;
-            send();
-          },
-          // The route answers, and says what went wrong in its own way.
-          () => done(),
-        );
+        if (check?.meanwhile && !check.meanwhile()) return refuse(key, answer, done);
+        if (waiting.push({ request, reply, done, key, answer, stored: check?.stored }) === 1)
+          setImmediate(sendWaiting);
       });
 
       app.addHook("preClose", (done) => {
