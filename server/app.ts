@@ -8,7 +8,7 @@ import fastifyView from "@fastify/view";
 import { Eta } from "eta";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { contracts } from "../islands/contracts.ts";
-import { signInBackOffFor } from "./accounts/sign-in-back-off.ts";
+import { passwordBackOff } from "./accounts/password-back-off.ts";
 import { type Config, projectRoot } from "./config.ts";
 import type { Catalogue } from "./domain/catalogue.ts";
 import { deliveryTimes } from "./domain/delivery-overview.ts";
@@ -163,6 +163,10 @@ export async function buildApp({
       `${config.publicUrl ?? ""}${i18n.routes.pathFor("testPayment", locale, { payment: id })}`,
     log: app.log,
   });
+  // The rate limits' counters and the password attempts': in Redis with REDIS_URL, shared
+  // by every instance (ADR 0072); in this process's memory without it.
+  const counters = await sharedCounters(config.redisUrl, app.log, clock);
+  app.addHook("onClose", counters.close);
   const services: Services = {
     config,
     catalogue,
@@ -176,7 +180,7 @@ export async function buildApp({
     sessions,
     addressBook: addressBookRepository(database.db, database),
     signups: signupRepository(database.db, subscriptions),
-    signInBackOff: signInBackOffFor(app),
+    passwordBackOff: passwordBackOff(counters.attempts),
     sleep: sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     photoStorage: diskPhotoStorage(resolve(config.dataDir, "uploads")),
     orders,
@@ -244,10 +248,8 @@ export async function buildApp({
   ready.serve(app);
   await registerSecurity(app, config);
   await app.register(fastifyFormbody);
-  // Limits only where a route or form asks for one, per client address: in Redis with
-  // REDIS_URL, shared by every instance (ADR 0072); in this process's memory without it.
-  const counters = await sharedCounters(config.redisUrl, app.log);
-  app.addHook("onClose", counters.close);
+  // Limits only where a route or form asks for one, per client address, in the counters
+  // made before the services (Redis or memory, above).
   await app.register(fastifyRateLimit, { global: false, ...counters.rateLimit });
   // Nobody sends compressed request bodies: no decompression hook on every request.
   await app.register(fastifyCompress, { threshold: 1024, globalDecompression: false });

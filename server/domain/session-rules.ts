@@ -1,7 +1,7 @@
 /**
  * When a signed-in browser's session still holds, and how sign-in failures slow a client
- * down. Pure: the store keeps the sessions (server/store/session-repository.ts), the sign-in
- * route counts the failures (server/accounts/sign-in.ts).
+ * down. Pure: the store keeps the sessions (server/store/session-repository.ts), the
+ * password back-off counts the attempts (server/accounts/password-back-off.ts).
  */
 
 export interface SessionLifetimes {
@@ -43,20 +43,27 @@ export function needsTouch(session: SessionTimes, now: Date): boolean {
   return now.getTime() - session.lastSeenAt.getTime() >= touchEveryMs;
 }
 
-/** Failures (per address, per client) before answers slow down, and before they stop. */
+/**
+ * Password attempts counted per window (sign-in, and the account pages that ask for the
+ * password), before answers slow down and before they stop. Counted per account and client
+ * together, so one client's guesses stop only that client; per client, across accounts; and
+ * per account from everywhere, a ceiling far above the first against guesses spread over
+ * many addresses, whose refusal points to "password forgotten".
+ */
 export const signInBackOff = {
   /** Failures within the window that are free: typos happen. */
   free: 3,
   /** The first slowed answer waits this long; each further failure doubles it. */
   firstDelayMs: 1_000,
   longestDelayMs: 8_000,
-  /** Failures within the window after which a sign-in is refused (429) until it passes. */
-  perAccount: 10,
+  /** Attempts within the window after which a password is no longer checked (429) until it passes. */
+  perAccountAndClient: 10,
   perClient: 30,
+  perAccount: 50,
   windowMs: 15 * 60_000,
 } as const;
 
-/** How long a sign-in waits before it answers, after `failures` failed attempts in the window. */
+/** How long a password check waits before it answers, after `failures` failed attempts in the window. */
 export function signInDelayMs(failures: number): number {
   const over = failures - signInBackOff.free;
   if (over < 0) return 0;

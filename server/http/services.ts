@@ -1,4 +1,4 @@
-import type { SignInBackOff } from "../accounts/sign-in-back-off.ts";
+import type { PasswordBackOff } from "../accounts/password-back-off.ts";
 import type { Config } from "../config.ts";
 import type { Catalogue } from "../domain/catalogue.ts";
 import type { DeliveryTimes } from "../domain/delivery-overview.ts";
@@ -40,9 +40,9 @@ export interface Services {
   addressBook: AddressBookRepository;
   /** Sign-ups waiting for the link that confirms their address: accounts and subscriptions. */
   signups: SignupRepository;
-  /** Failed sign-ins per address and per client, in the rate limits' store. */
-  signInBackOff: SignInBackOff;
-  /** Waits before a slowed answer (the sign-in back-off). */
+  /** Password attempts (sign-in, account pages) per account and client, in the rate limits' store. */
+  passwordBackOff: PasswordBackOff;
+  /** Waits before a slowed answer (the password back-off). */
   sleep: (ms: number) => Promise<void>;
   /** Uploaded photos and thumbnails: data/uploads/ by default. */
   photoStorage: PhotoStorage;

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { keepSignedInPage } from "../accounts/account-standing.ts";
-import { hashPassword, verifyPassword } from "../domain/password-hash.ts";
+import { checkCurrentPassword } from "../accounts/current-password.ts";
+import type { RefusalNotice } from "../accounts/password-back-off.ts";
+import { hashPassword } from "../domain/password-hash.ts";
 import { emailChangeForm, passwordChangeForm } from "../forms/account-forms.ts";
 import { maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
@@ -19,7 +21,6 @@ import {
 } from "../mail/account-mails.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { type Account, emailKey } from "../store/account-repository.ts";
-import type { Session } from "../store/session-repository.ts";
 import type { AccountArrival } from "./sign-in.ts";
 
 /** Links for a new address one account may be mailed in an hour. */
@@ -96,8 +97,8 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
     reply: FastifyReply,
     account: Account,
     state: {
-      password?: { errors: FieldError[] };
-      email?: { values: FormValues; errors: FieldError[] };
+      password?: { errors: FieldError[]; refusal?: RefusalNotice };
+      email?: { values: FormValues; errors: FieldError[]; refusal?: RefusalNotice };
       problem?: string;
     } = {},
     status = 200,
@@ -125,6 +126,8 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
           values: {},
           errors: state.password?.errors ?? [],
           submit: t("account.settings.passwordSubmit"),
+          notice: state.password?.refusal?.notice,
+          noticeLink: state.password?.refusal?.noticeLink,
         },
         emailForm: {
           form: emailChangeForm,
@@ -132,6 +135,8 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
           values: state.email?.values ?? {},
           errors: state.email?.errors ?? [],
           submit: t("account.settings.emailSubmit"),
+          notice: state.email?.refusal?.notice,
+          noticeLink: state.email?.refusal?.noticeLink,
         },
       },
       { status, noindex: true, keyedByData: true },
@@ -145,11 +150,10 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
     return showSettings(request, reply, session.account);
   });
 
-  /** The current password, checked: a wrong one is an error on its field. */
-  const wrongPassword = async (session: Session, password: string, t: (key: string) => string) =>
-    (await verifyPassword(password, session.account.passwordHash))
-      ? []
-      : [{ field: "currentPassword", message: t("account.settings.wrongPassword") }];
+  /** The current password, checked through the back-off: a wrong one is an error on its field. */
+  const wrongPassword = (t: (key: string) => string): FieldError[] => [
+    { field: "currentPassword", message: t("account.settings.wrongPassword") },
+  ];
 
   // The forms post to addresses of their own; after a refused post the browser shows that
   // address, and the language switcher offers it in the other language: a visit lands on the page.
@@ -174,10 +178,26 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
       );
     }
     const values = passwordChangeForm.values(request.body);
-    let errors = await passwordChangeForm.validate(values, t, undefined, locale);
-    if (errors.length === 0) errors = await wrongPassword(session, values.currentPassword ?? "", t);
+    const errors = await passwordChangeForm.validate(values, t, undefined, locale);
     if (errors.length > 0)
       return showSettings(request, reply, session.account, { password: { errors } }, 422);
+    const check = await checkCurrentPassword(
+      services,
+      request,
+      reply,
+      session.account,
+      values.currentPassword ?? "",
+    );
+    if (check.kind === "refused")
+      return showSettings(
+        request,
+        reply,
+        session.account,
+        { password: { errors: [], refusal: check.refusal } },
+        429,
+      );
+    if (check.kind === "wrong")
+      return showSettings(request, reply, session.account, { password: { errors: wrongPassword(t) } }, 422);
     const hash = await hashPassword(values.password ?? "");
     const at = services.now();
     await services.database.db.transaction().execute(async (trx) => {
@@ -206,9 +226,25 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
     if (errors.length === 0 && emailKey(newEmail) === emailKey(account.email)) {
       errors = [{ field: "email", message: t("account.settings.emailSame") }];
     }
-    if (errors.length === 0) errors = await wrongPassword(session, values.currentPassword ?? "", t);
     if (errors.length > 0)
       return showSettings(request, reply, account, { email: { values: kept, errors } }, 422);
+    const check = await checkCurrentPassword(services, request, reply, account, values.currentPassword ?? "");
+    if (check.kind === "refused")
+      return showSettings(
+        request,
+        reply,
+        account,
+        { email: { values: kept, errors: [], refusal: check.refusal } },
+        429,
+      );
+    if (check.kind === "wrong")
+      return showSettings(
+        request,
+        reply,
+        account,
+        { email: { values: kept, errors: wrongPassword(t) } },
+        422,
+      );
     const link = (token: string) =>
       `${originOf(request, services)}${i18n.routes.pathFor("accountEmailConfirm", locale, { token })}`;
     const issued = await accounts.issueToken(

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { eraseAccount, exportAccount } from "../accounts/account-data.ts";
 import { keepSignedInPage } from "../accounts/account-standing.ts";
 import { signOutBrowser } from "../accounts/browser-session.ts";
-import { verifyPassword } from "../domain/password-hash.ts";
+import { checkCurrentPassword } from "../accounts/current-password.ts";
+import type { RefusalNotice } from "../accounts/password-back-off.ts";
 import { accountDeleteForm } from "../forms/account-forms.ts";
 import type { FieldError } from "../forms/form.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -41,7 +42,7 @@ export function privacyRoutes(app: FastifyInstance, services: Services, routes: 
     request: FastifyRequest,
     reply: FastifyReply,
     errors: FieldError[] = [],
-    problem?: string,
+    problem?: RefusalNotice,
     status = 200,
   ) => {
     const t = i18n.t[request.locale];
@@ -55,7 +56,8 @@ export function privacyRoutes(app: FastifyInstance, services: Services, routes: 
           values: {},
           errors,
           submit: t("account.privacy.deleteSubmit"),
-          notice: problem,
+          notice: problem?.notice,
+          noticeLink: problem?.noticeLink,
         },
       },
       { status, noindex: true, keyedByData: true },
@@ -89,14 +91,20 @@ export function privacyRoutes(app: FastifyInstance, services: Services, routes: 
     const locale = request.locale;
     const t = i18n.t[locale];
     const values = accountDeleteForm.values(request.body);
-    let errors = await accountDeleteForm.validate(values, t, undefined, locale);
-    if (
-      errors.length === 0 &&
-      !(await verifyPassword(values.currentPassword ?? "", session.account.passwordHash))
-    ) {
-      errors = [{ field: "currentPassword", message: t("account.settings.wrongPassword") }];
-    }
+    const errors = await accountDeleteForm.validate(values, t, undefined, locale);
     if (errors.length > 0) return showPrivacy(request, reply, errors, undefined, 422);
+    const check = await checkCurrentPassword(
+      services,
+      request,
+      reply,
+      session.account,
+      values.currentPassword ?? "",
+    );
+    if (check.kind === "refused") return showPrivacy(request, reply, [], check.refusal, 429);
+    if (check.kind === "wrong") {
+      const wrong = [{ field: "currentPassword", message: t("account.settings.wrongPassword") }];
+      return showPrivacy(request, reply, wrong, undefined, 422);
+    }
     const goodbye = accountDeletedMail(t, locale, session.account, config.supportEmail);
     const result = await eraseAccount(services, session.account, goodbye, request.log);
     if (result.kind === "blocked") {
@@ -104,7 +112,7 @@ export function privacyRoutes(app: FastifyInstance, services: Services, routes: 
         request,
         reply,
         [],
-        t("account.privacy.deleteBlocked", { number: result.orderNumber }),
+        { notice: t("account.privacy.deleteBlocked", { number: result.orderNumber }) },
         409,
       );
     }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { signInBrowser, signOutBrowser } from "../accounts/browser-session.ts";
 import { checkCredentials } from "../accounts/credentials.ts";
+import { type RefusalNotice, refusalNotice } from "../accounts/password-back-off.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { passwordForgottenForm, passwordResetForm, signInForm } from "../forms/account-forms.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
-import { retryText } from "../http/limits/client-limits.ts";
 import { overRateLimit } from "../http/limits/form-rate-limit.ts";
 import { limitKey } from "../http/limits/shared-counters.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -46,8 +46,8 @@ const resetMailsPerHour = 3;
 
 /**
  * Signing in and out, and a forgotten password. A wrong address and a wrong password get one
- * message, and the same work (one scrypt) either way; failures slow the next answers down and
- * then stop them (server/accounts/sign-in-back-off.ts). Signing in makes a new session and
+ * message, and the same work (one scrypt) either way; each attempt is counted before its check,
+ * and failures slow the next answers down and then stop them (server/accounts/password-back-off.ts). Signing in makes a new session and
  * brings the browser's cart, photos and orders to the account (browser-session.ts).
  */
 export function signInRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
@@ -63,7 +63,13 @@ export function signInRoutes(app: FastifyInstance, services: Services, routes: L
   const showSignIn = (
     request: FastifyRequest,
     reply: FastifyReply,
-    state: { values?: FormValues; errors?: FieldError[]; notice?: string; problem?: string } = {},
+    state: {
+      values?: FormValues;
+      errors?: FieldError[];
+      notice?: string;
+      problem?: string;
+      problemLink?: RefusalNotice["noticeLink"];
+    } = {},
     status = 200,
   ) => {
     const t = i18n.t[request.locale];
@@ -83,6 +89,7 @@ export function signInRoutes(app: FastifyInstance, services: Services, routes: L
           errors: state.errors ?? [],
           submit: t("account.signIn.submit"),
           notice: state.problem,
+          noticeLink: state.problemLink,
         },
       },
       {
@@ -111,12 +118,13 @@ export function signInRoutes(app: FastifyInstance, services: Services, routes: L
     if (errors.length > 0) return showSignIn(request, reply, { values: kept, errors }, 422);
     const email = (values.email ?? "").trim();
 
-    const backOff = await services.signInBackOff.before(request, reply, email);
-    if ("retryAfter" in backOff) {
-      const problem = t("account.signIn.tooMany", { retry: retryText(t, backOff.retryAfter) });
-      return showSignIn(request, reply, { values: kept, problem }, 429);
+    const attempt = await services.passwordBackOff.attempt(request, reply, email);
+    if (attempt.kind === "refused") {
+      const forgotten = i18n.routes.pathFor("passwordForgotten", locale);
+      const { notice, noticeLink } = refusalNotice(t, attempt, forgotten);
+      return showSignIn(request, reply, { values: kept, problem: notice, problemLink: noticeLink }, 429);
     }
-    if (backOff.delayMs > 0) await services.sleep(backOff.delayMs);
+    if (attempt.delayMs > 0) await services.sleep(attempt.delayMs);
 
     let account: Account | undefined;
     try {
@@ -124,13 +132,14 @@ export function signInRoutes(app: FastifyInstance, services: Services, routes: L
     } catch (err) {
       // The database cannot answer: the form again, with the address and the shop's words.
       request.log.error({ err }, "sign-in: accounts cannot be read");
+      await attempt.unchecked();
       return showSignIn(request, reply, { values: kept, problem: t("account.signIn.unavailable") }, 503);
     }
     if (!account) {
-      await services.signInBackOff.failed(request, email);
       request.log.info("sign-in refused");
       return showSignIn(request, reply, { values: kept, problem: t("account.signIn.wrong") }, 422);
     }
+    await attempt.right();
     if (!account.emailConfirmedAt) {
       // Made before sign-up links: its address is confirmed before it signs anyone in.
       const link = (token: string) =>

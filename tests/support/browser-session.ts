@@ -9,7 +9,11 @@ export class BrowserSession {
   private cookies = new Map<string, string>();
   token = "";
 
-  constructor(private readonly app: FastifyInstance) {}
+  /** `ip`: the address the browser's requests come from (app.inject's own, 127.0.0.1, without it). */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly ip?: string,
+  ) {}
 
   /** Takes another browser's cookies and token, as one browser talking to another instance of the shop. */
   adopt(other: BrowserSession): void {
@@ -33,7 +37,11 @@ export class BrowserSession {
 
   async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     return this.remember(
-      await this.app.inject({ url, headers: { cookie: this.cookieHeader(), ...headers } }),
+      await this.app.inject({
+        url,
+        ...(this.ip ? { remoteAddress: this.ip } : {}),
+        headers: { cookie: this.cookieHeader(), ...headers },
+      }),
     );
   }
 
@@ -46,6 +54,7 @@ export class BrowserSession {
       await this.app.inject({
         method: "POST",
         url,
+        ...(this.ip ? { remoteAddress: this.ip } : {}),
         payload: body.payload,
         headers: {
           cookie: this.cookieHeader(),

@@ -6,6 +6,7 @@ import {
 } from "@fastify/rate-limit";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { Redis } from "ioredis";
+import { type AttemptCounters, memoryAttemptCounters, redisAttemptCounters } from "./attempt-counters.ts";
 
 /**
  * Where the rate limits count: in Redis with REDIS_URL, so every instance sees the same
@@ -14,6 +15,8 @@ import { Redis } from "ioredis";
 export interface SharedCounters {
   /** Options for @fastify/rate-limit: the store, and what to do when it fails. */
   rateLimit: RateLimitPluginOptions;
+  /** Counters raised before the work they guard (password checks), in the same place. */
+  attempts: AttemptCounters;
   /** Ends the Redis connection (nothing to do in memory). */
   close(): Promise<void>;
 }
@@ -29,6 +32,9 @@ export function limitKey(name: string): (request: FastifyRequest) => string {
 
 /** The shop's keys in Redis start with this, after any keyPrefix given in REDIS_URL. */
 export const redisNameSpace = "fotohoek:rate-limit:";
+
+/** The attempt counters' keys, apart from the plugin's. */
+export const attemptsNameSpace = "fotohoek:attempts:";
 
 type Done = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -161,6 +167,8 @@ async function connect(url: string): Promise<Redis> {
 export async function sharedCounters(
   redisUrl: string | undefined,
   log: FastifyBaseLogger,
+  /** The shop's clock, for the attempt counters in memory. */
+  now: () => Date = () => new Date(),
 ): Promise<SharedCounters> {
   if (!redisUrl) {
     const store = limitStore(
@@ -172,7 +180,11 @@ export async function sharedCounters(
         ),
       (done) => done,
     );
-    return { rateLimit: { store: asPluginStore(store) }, close: async () => {} };
+    return {
+      rateLimit: { store: asPluginStore(store) },
+      attempts: memoryAttemptCounters(now),
+      close: async () => {},
+    };
   }
 
   const client = await connect(redisUrl);
@@ -206,6 +218,7 @@ export async function sharedCounters(
   );
   return {
     rateLimit: { store: asPluginStore(store), skipOnError: true },
+    attempts: redisAttemptCounters(client, attemptsNameSpace, { failed, answered }),
     async close() {
       await client.quit().catch(() => client.disconnect());
     },

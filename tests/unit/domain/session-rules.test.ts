@@ -39,6 +39,8 @@ describe("the sign-in back-off", () => {
   it("lets the first failures through at once, then doubles the wait up to its longest", () => {
     const waits = Array.from({ length: 10 }, (_, failures) => signInDelayMs(failures));
     expect(waits).toEqual([0, 0, 0, 1_000, 2_000, 4_000, 8_000, 8_000, 8_000, 8_000]);
-    expect(signInBackOff.perAccount).toBeLessThan(signInBackOff.perClient);
+    expect(signInBackOff.perAccountAndClient).toBeLessThan(signInBackOff.perClient);
+    // The ceiling from everywhere is far above what one client may try for the account.
+    expect(signInBackOff.perAccount).toBeGreaterThanOrEqual(5 * signInBackOff.perAccountAndClient);
   });
 });
