@@ -299,6 +299,39 @@ describe("a shop whose Redis stops answering while it runs", () => {
   });
 });
 
+describe("a shop whose Redis stops answering while it runs, at the sign-in", () => {
+  it("lets a password be checked uncounted, and counts the attempts again when Redis is back", async () => {
+    const relay = await relayToRedis();
+    const log = logLines();
+    const database = await sharedDatabase();
+    cleanups.push(database.cleanup);
+    const shop = await testShop({
+      database: database.open(),
+      env: { SIGNUP_RATE_LIMIT: "1000", REDIS_URL: shopRedisUrl(relay.url).url },
+      logger: log.logger,
+      sleep: async () => {},
+    });
+    opened.push(shop);
+    cleanups.push(relay.cut);
+    await signedUp(shop.app, shop.database.db, { email: "anna@example.nl" });
+
+    await relay.cut();
+    // Nothing can count the attempt: the password is checked, and the owner is in.
+    expect((await signIn(shop.app, "anna@example.nl")).res.statusCode).toBe(303);
+    expect((await signIn(shop.app, "anna@example.nl", "Fout wachtwoord 2026!")).res.statusCode).toBe(422);
+    const warnings = () => log.messages().filter((m) => m.startsWith("Redis does not answer"));
+    expect(warnings()).toHaveLength(1);
+
+    await relay.restore();
+    await until(() => log.messages().some((m) => m.startsWith("Redis answers again")), "the reconnection");
+    for (let i = 0; i < 10; i++) {
+      const { res } = await signIn(shop.app, "anna@example.nl", `Fout wachtwoord ${i}!`);
+      expect(res.statusCode).toBe(422);
+    }
+    expect((await signIn(shop.app, "anna@example.nl")).res.statusCode).toBe(429);
+  }, 120_000);
+});
+
 /** A port on this machine where nothing listens. */
 async function closedPort(): Promise<number> {
   return new Promise((resolve) => {
