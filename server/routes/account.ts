@@ -150,7 +150,7 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
     return showSettings(request, reply, session.account);
   });
 
-  /** The current password, checked through the back-off: a wrong one is an error on its field. */
+  /** A wrong current password (checkCurrentPassword): an error on its field. */
   const wrongPassword = (t: (key: string) => string): FieldError[] => [
     { field: "currentPassword", message: t("account.settings.wrongPassword") },
   ];
