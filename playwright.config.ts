@@ -113,6 +113,8 @@ export default defineConfig<ShopOptions>({
       PAYMENT_PROVIDER: "test",
       PORT: port,
       HOST: "127.0.0.1",
+      // A production start names its address, too.
+      PUBLIC_URL: baseURL,
       DATA_DIR: process.env.E2E_DATA_DIR,
       COOKIE_SECRET: "e2e-cookie-secret-that-is-long-enough-0123456789",
       LOG_LEVEL: "warn",

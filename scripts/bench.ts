@@ -345,6 +345,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: "warn",
     PORT: String(shopPort),
     HOST: "127.0.0.1",
+    // A production start names its address, too.
+    PUBLIC_URL: `http://127.0.0.1:${shopPort}`,
     DATA_DIR: dataDir,
     COOKIE_SECRET: process.env.COOKIE_SECRET ?? "bench-cookie-secret-that-is-long-enough-0123456789",
   };

@@ -40,6 +40,11 @@ export interface Config {
   cookieSecret: string;
   imageHost: string;
   logLevel: string;
+  /**
+   * The shop's own origin, such as https://www.fotohoek.nl: every absolute link (mails,
+   * canonical, the payment provider's redirect and webhook) is built from it. Required in
+   * production; without it links name this machine (server/http/rendering/origin.ts).
+   */
   publicUrl: string | undefined;
   /**
    * Which proxies in front of the shop to believe about the client's address (X-Forwarded-For)
@@ -48,6 +53,9 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Which payment provider takes the shop's payments (server/payments/index.ts). */
   payments: PaymentSettings;
+  /** A production start (productionReason): PUBLIC_URL and PAYMENT_PROVIDER were required. */
+  production: boolean;
+  /** NODE_ENV=development (npm run dev): templates re-read, template errors shown in place. */
   development: boolean;
   /** The pattern library page for content editors: on in development, off in production unless asked for. */
   patternLibrary: boolean;
@@ -97,22 +105,60 @@ export interface PaymentSettings {
   mollieApiKey?: string;
 }
 
+/** The names this machine answers to: a start that links only to these is no public shop. */
+const ownHostnames = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Whether a host (as URL.hostname gives it, or a Host header without its port) names this machine. */
+export function isOwnHostname(hostname: string): boolean {
+  return ownHostnames.has(hostname.toLowerCase());
+}
+
 /**
- * PAYMENT_PROVIDER and MOLLIE_API_KEY. The test provider is the default so the shop starts
- * on a laptop without an account anywhere; but a shop started with NODE_ENV=production set
- * explicitly must say which provider it means, so a production shop never ends up taking
- * orders it cannot be paid for. Only an explicit NODE_ENV counts: the default (production)
- * must not stop `npm start` out of the box.
+ * Whether this start serves the public, and so must not take orders by accident: NODE_ENV
+ * set to anything but development or test (prod, Production and production alike), or a
+ * PUBLIC_URL that is https or names another machine. An unset NODE_ENV is no production
+ * start, so `npm start` on a laptop works without settings; an http PUBLIC_URL on this
+ * machine, as tests and tools use, is none either.
+ */
+export function productionReason(
+  nodeEnv: string | undefined,
+  publicUrl: string | undefined,
+): string | undefined {
+  if (nodeEnv && nodeEnv !== "development" && nodeEnv !== "test") return `NODE_ENV=${nodeEnv}`;
+  if (!publicUrl) return undefined;
+  const url = new URL(publicUrl);
+  if (url.protocol === "https:") return "PUBLIC_URL is https";
+  if (!isOwnHostname(url.hostname)) return `PUBLIC_URL names ${url.host}`;
+  return undefined;
+}
+
+/**
+ * PAYMENT_PROVIDER, MOLLIE_API_KEY and PUBLIC_URL. The test provider is the default so the
+ * shop starts on a laptop without an account anywhere; but a production start must say
+ * which provider it means, so a public shop never marks orders paid that nobody paid, and
+ * must name its address, so no link in a mail and no webhook is built from what a request
+ * claims as its Host. Both are asked for in one line, so one fix starts the shop.
  */
 export function paymentSettings(
   provider: "test" | "mollie" | undefined,
   mollieApiKey: string | undefined,
-  explicitNodeEnv: string | undefined,
+  production: { reason: string | undefined; publicUrl: string | undefined },
 ): PaymentSettings {
-  if (provider === undefined && explicitNodeEnv === "production") {
-    throw new ConfigError(
-      "environment variable PAYMENT_PROVIDER: must be set when NODE_ENV=production: mollie (with MOLLIE_API_KEY) for real payments, or test for a shop that takes no real orders",
-    );
+  const { reason, publicUrl } = production;
+  if (reason !== undefined && (provider === undefined || publicUrl === undefined)) {
+    const needs = [
+      ...(provider === undefined
+        ? [
+            `environment variable PAYMENT_PROVIDER: must be set when ${reason} (a production start): mollie (with MOLLIE_API_KEY) for real payments, or test for a shop that takes no real orders`,
+          ]
+        : []),
+      ...(publicUrl === undefined
+        ? [
+            `environment variable PUBLIC_URL: must be set when ${reason} (a production start): the shop's own address, such as https://www.fotohoek.nl, for the links in mails and the payment provider`,
+          ]
+        : []),
+    ];
+    throw new ConfigError(needs.join("; "));
   }
   if (provider === "mollie") {
     if (!mollieApiKey) {
@@ -123,6 +169,17 @@ export function paymentSettings(
     return { provider, mollieApiKey };
   }
   return { provider: "test" };
+}
+
+/**
+ * The one line a start logs when the test provider takes the payments (every page says so
+ * too, views/layouts/base.eta): it marks orders paid without any money moving.
+ */
+export function testPaymentsWarning(config: Pick<Config, "payments" | "production">): string | undefined {
+  if (config.payments.provider !== "test") return undefined;
+  return config.production
+    ? "payments: PAYMENT_PROVIDER=test in a production start: orders are marked paid without any money moving; set PAYMENT_PROVIDER=mollie to take real orders"
+    : "payments: the built-in test provider takes them (PAYMENT_PROVIDER unset): orders are marked paid without any money moving; never take real orders with this shop";
 }
 
 /** proxy-addr's names for the private ranges. */
@@ -211,14 +268,18 @@ const envSchema = z.object({
     .regex(/^(https?:\/\/[^/\s]+)?$/, "must be an origin such as https://images.example.nl, or empty")
     .default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  PUBLIC_URL: z.string().url().optional(),
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/\s?#]+\/?$/, "must be the shop's origin, such as https://www.fotohoek.nl")
+    .optional(),
   TRUST_PROXY: z.string().optional(),
   PAYMENT_PROVIDER: z.enum(["test", "mollie"], { error: "must be test or mollie" }).optional(),
   MOLLIE_API_KEY: z
     .string()
     .regex(/^(test|live)_[A-Za-z0-9]{20,}$/, "must be a Mollie API key, test_… or live_…")
     .optional(),
-  NODE_ENV: z.string().default("production"),
+  // Unset is no production start (see productionReason): `npm start` needs no settings.
+  NODE_ENV: z.string().optional(),
   PATTERN_LIBRARY: z.enum(["true", "false"]).optional(),
   DATA_DIR: z.string().min(1).optional(),
   CATALOGUE_PATH: z.string().min(1).optional(),
@@ -252,6 +313,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = resolve(projectRoot, e.DATA_DIR ?? "data");
+  const publicUrl = e.PUBLIC_URL?.replace(/\/$/, "");
+  const reason = productionReason(e.NODE_ENV, publicUrl);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -283,9 +346,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecret: e.COOKIE_SECRET ?? persistentSecret(dataDir),
     imageHost: e.IMAGE_HOST,
     logLevel: e.LOG_LEVEL,
-    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
+    publicUrl,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    payments: paymentSettings(e.PAYMENT_PROVIDER, e.MOLLIE_API_KEY, env.NODE_ENV),
+    payments: paymentSettings(e.PAYMENT_PROVIDER, e.MOLLIE_API_KEY, { reason, publicUrl }),
+    production: reason !== undefined,
     development: e.NODE_ENV === "development",
     patternLibrary: e.PATTERN_LIBRARY ? e.PATTERN_LIBRARY === "true" : e.NODE_ENV === "development",
     dataDir,

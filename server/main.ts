@@ -1,5 +1,5 @@
 import { chmodSync } from "node:fs";
-import { readConfig } from "./config.ts";
+import { readConfig, testPaymentsWarning } from "./config.ts";
 import { loadCatalogue } from "./domain/catalogue.ts";
 import { loadPriceList, priceListPath } from "./domain/price-list.ts";
 import { createMailSender, type MailSender } from "./mail/sender.ts";
@@ -121,6 +121,8 @@ async function main(): Promise<void> {
     return fail(`listen on ${config.host}:${config.port}: ${describe(err)}`);
   }
   mail.start();
+  const warning = testPaymentsWarning(config);
+  if (warning) app.log.warn(warning);
 }
 
 void main();

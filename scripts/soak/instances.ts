@@ -63,7 +63,8 @@ export async function startInstance(
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: root,
-    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+    // A production start names its address: each instance links to itself, as shoppers reach it.
+    env: { ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.pipe(log);

@@ -50,7 +50,9 @@ describe("the home page", () => {
   });
 
   it("uses PUBLIC_URL for absolute links when it is configured, not the Host header", async () => {
-    const configured = await testShop({ env: { PUBLIC_URL: "https://www.fotohoek.nl" } });
+    const configured = await testShop({
+      env: { PUBLIC_URL: "https://www.fotohoek.nl", PAYMENT_PROVIDER: "test" },
+    });
     try {
       const res = await configured.app.inject({ url: "/de", headers: { host: "evil.example" } });
       expect(res.body).toContain('rel="canonical" href="https://www.fotohoek.nl/de"');

@@ -159,7 +159,7 @@ describe("a post that a browser marks as coming from another site", () => {
 
   it("behind a proxy that rewrites the host, counts the shop's public address as its own", async () => {
     const proxied = await testShop({
-      env: { PUBLIC_URL: "https://www.fotohoek.example" },
+      env: { PUBLIC_URL: "https://www.fotohoek.example", PAYMENT_PROVIDER: "test" },
       beforeReady(app) {
         app.post("/test/form", async () => ({ ok: true }));
         app.get("/test/form", async (_request, reply) => ({ token: reply.generateCsrf() }));

@@ -62,6 +62,33 @@ describe("starting the shop", () => {
     expect(out[0]).not.toContain("hunter2");
   });
 
+  it("NODE_ENV=prod without PAYMENT_PROVIDER exits non-zero with one line naming what to set", async () => {
+    const shop = start({ NODE_ENV: "prod", PORT: String(await freePort()) });
+    expect(await shop.exit).toBe(1);
+    const out = lines(shop.output());
+    expect(out).toHaveLength(1);
+    const message = JSON.parse(out[0] ?? "").msg;
+    expect(message).toMatch(
+      /^cannot start: environment variable PAYMENT_PROVIDER: must be set when NODE_ENV=prod /,
+    );
+    expect(message).toContain("environment variable PUBLIC_URL: must be set");
+  });
+
+  it("the default start logs one warning line that the test provider takes the payments", async () => {
+    const port = await freePort();
+    const shop = start({ PORT: String(port), LOG_LEVEL: "warn" });
+    await until(() => lines(shop.output()).length > 0);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).ok).toBe(true);
+    shop.child.kill("SIGTERM");
+    expect(await shop.exit).toBe(0);
+    const warnings = lines(shop.output())
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.level === 40);
+    expect(warnings.map((entry) => entry.msg)).toEqual([
+      expect.stringMatching(/^payments: the built-in test provider/),
+    ]);
+  });
+
   it("when a setting is invalid, names it in one line", async () => {
     const shop = start({ PORT: "not-a-port" });
     expect(await shop.exit).toBe(1);

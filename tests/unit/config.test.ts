@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, readConfig } from "../../server/config.ts";
+import { ConfigError, readConfig, testPaymentsWarning } from "../../server/config.ts";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "shop-config-"));
 
@@ -45,6 +45,7 @@ describe("readConfig", () => {
       DATABASE_URL: "postgres://shop@db/shop",
       IMAGE_HOST: "https://images.example.nl",
       PUBLIC_URL: "https://www.example.nl/",
+      PAYMENT_PROVIDER: "test",
       NODE_ENV: "development",
     });
     expect(config).toMatchObject({
@@ -54,5 +55,95 @@ describe("readConfig", () => {
       publicUrl: "https://www.example.nl",
       development: true,
     });
+  });
+});
+
+describe("what counts as a production start", () => {
+  const secret = { COOKIE_SECRET: "s".repeat(40) };
+
+  it.each([
+    ["NODE_ENV=prod", { NODE_ENV: "prod" }],
+    ["NODE_ENV=Production", { NODE_ENV: "Production" }],
+    ["NODE_ENV=production", { NODE_ENV: "production" }],
+  ])("%s without PUBLIC_URL and PAYMENT_PROVIDER is refused with one line naming both", (_, env) => {
+    const attempt = () => readConfig({ ...secret, DATA_DIR: tmp(), ...env });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(
+      new RegExp(
+        `^environment variable PAYMENT_PROVIDER: must be set when NODE_ENV=${env.NODE_ENV} .*; environment variable PUBLIC_URL: must be set when NODE_ENV=${env.NODE_ENV}`,
+      ),
+    );
+    expect(attempt).not.toThrow(/\n/);
+  });
+
+  it("an https PUBLIC_URL without PAYMENT_PROVIDER is refused, naming PAYMENT_PROVIDER", () => {
+    const attempt = () => readConfig({ ...secret, DATA_DIR: tmp(), PUBLIC_URL: "https://www.fotohoek.nl" });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/^environment variable PAYMENT_PROVIDER: must be set when PUBLIC_URL is https/);
+  });
+
+  it("NODE_ENV=prod with a provider but no PUBLIC_URL is refused, naming PUBLIC_URL only", () => {
+    const attempt = () =>
+      readConfig({ ...secret, DATA_DIR: tmp(), NODE_ENV: "prod", PAYMENT_PROVIDER: "test" });
+    expect(attempt).toThrow(/^environment variable PUBLIC_URL: must be set when NODE_ENV=prod/);
+    expect(attempt).not.toThrow(/PAYMENT_PROVIDER/);
+  });
+
+  it("nothing set: the test provider, no production start, and a warning to log", () => {
+    const config = readConfig({ DATA_DIR: tmp() });
+    expect(config.production).toBe(false);
+    expect(config.payments).toEqual({ provider: "test" });
+    expect(testPaymentsWarning(config)).toMatch(/test provider/);
+  });
+
+  it("an http PUBLIC_URL on this machine is no production start", () => {
+    for (const url of ["http://127.0.0.1:4123", "http://localhost:3000", "http://[::1]:3000"]) {
+      const config = readConfig({ ...secret, DATA_DIR: tmp(), PUBLIC_URL: url });
+      expect(config.production).toBe(false);
+      expect(config.payments.provider).toBe("test");
+    }
+  });
+
+  it("an http PUBLIC_URL naming another machine is a production start", () => {
+    expect(() => readConfig({ ...secret, DATA_DIR: tmp(), PUBLIC_URL: "http://shop.example" })).toThrow(
+      /^environment variable PAYMENT_PROVIDER: must be set when PUBLIC_URL names shop\.example/,
+    );
+  });
+
+  it("NODE_ENV=development and NODE_ENV=test start as before, on the test provider", () => {
+    expect(readConfig({ ...secret, DATA_DIR: tmp(), NODE_ENV: "development" })).toMatchObject({
+      production: false,
+      development: true,
+      patternLibrary: true,
+      payments: { provider: "test" },
+    });
+    expect(readConfig({ ...secret, DATA_DIR: tmp(), NODE_ENV: "test" })).toMatchObject({
+      production: false,
+      development: false,
+      patternLibrary: false,
+    });
+  });
+
+  it("PAYMENT_PROVIDER=test in production starts, with its own warning", () => {
+    const config = readConfig({
+      ...secret,
+      DATA_DIR: tmp(),
+      PUBLIC_URL: "https://www.fotohoek.nl",
+      PAYMENT_PROVIDER: "test",
+    });
+    expect(config.production).toBe(true);
+    expect(testPaymentsWarning(config)).toMatch(/PAYMENT_PROVIDER=test in a production start/);
+  });
+
+  it("Mollie in production warns about nothing", () => {
+    const config = readConfig({
+      ...secret,
+      DATA_DIR: tmp(),
+      NODE_ENV: "production",
+      PUBLIC_URL: "https://www.fotohoek.nl",
+      PAYMENT_PROVIDER: "mollie",
+      MOLLIE_API_KEY: `live_${"a".repeat(30)}`,
+    });
+    expect(testPaymentsWarning(config)).toBeUndefined();
   });
 });

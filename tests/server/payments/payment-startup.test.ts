@@ -46,7 +46,11 @@ describe("starting the shop with its payment settings", () => {
   });
 
   it("NODE_ENV=production with PAYMENT_PROVIDER=test starts", async () => {
-    const { shop, port } = await start({ NODE_ENV: "production", PAYMENT_PROVIDER: "test" });
+    const { shop, port } = await start({
+      NODE_ENV: "production",
+      PAYMENT_PROVIDER: "test",
+      PUBLIC_URL: "https://www.fotohoek.nl",
+    });
 
     await until(
       async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok === true,

@@ -5,6 +5,8 @@ import { type Database, openDatabase } from "../../../server/store/database.ts";
 import { migrateToLatest } from "../../../server/store/migrate.ts";
 
 const secret = { COOKIE_SECRET: "x".repeat(32) };
+/** A production start names its address as well as its provider. */
+const production = { NODE_ENV: "production", PUBLIC_URL: "https://www.fotohoek.nl" };
 const mollieKey = `test_${"a1B2".repeat(8)}`;
 
 describe("the payment settings", () => {
@@ -20,7 +22,7 @@ describe("the payment settings", () => {
   });
 
   it("in production the test provider runs when asked for by name", () => {
-    expect(readConfig({ ...secret, NODE_ENV: "production", PAYMENT_PROVIDER: "test" }).payments).toEqual({
+    expect(readConfig({ ...secret, ...production, PAYMENT_PROVIDER: "test" }).payments).toEqual({
       provider: "test",
     });
   });
@@ -38,8 +40,7 @@ describe("the payment settings", () => {
     );
     const live = `live_${"Z9y8".repeat(8)}`;
     expect(
-      readConfig({ ...secret, NODE_ENV: "production", PAYMENT_PROVIDER: "mollie", MOLLIE_API_KEY: live })
-        .payments,
+      readConfig({ ...secret, ...production, PAYMENT_PROVIDER: "mollie", MOLLIE_API_KEY: live }).payments,
     ).toEqual({ provider: "mollie", mollieApiKey: live });
   });
 
