@@ -154,7 +154,7 @@ describe("the FAQ", () => {
       '<a href="/kundenservice/faq/fotobuecher/expressproduktion" hreflang="de" lang="de"',
     );
     expect(res.body).toContain(
-      '<link rel="alternate" hreflang="de" href="http://shop.test/kundenservice/faq/fotobuecher/expressproduktion">',
+      '<link rel="alternate" hreflang="de" href="http://localhost:3000/kundenservice/faq/fotobuecher/expressproduktion">',
     );
   });
 

@@ -37,7 +37,7 @@ describe("category pages", () => {
     expect(res.body).toContain('<html lang="de"');
     expect(res.body).toContain(`href="${buch}"`);
     expect(res.body).toContain("+ Kostenloser Versand");
-    expect(res.body).toContain('hreflang="nl" href="http://shop.test/assortiment/fotoboeken"');
+    expect(res.body).toContain('hreflang="nl" href="http://localhost:3000/assortiment/fotoboeken"');
   });
 
   it("leave out the free-shipping label where it does not apply", async () => {
@@ -93,7 +93,7 @@ describe("the product page", () => {
     expect(res.statusCode).toBe(200);
     expect(plain(res.body)).toContain("<span data-product-price>€ 74,99</span>");
     expect(res.body).toContain(
-      '<link rel="canonical" href="http://shop.test/assortiment/fotoboeken/exclusief-fotoboek?orientatie=liggend&amp;formaat=40x30">',
+      '<link rel="canonical" href="http://localhost:3000/assortiment/fotoboeken/exclusief-fotoboek?orientatie=liggend&amp;formaat=40x30">',
     );
     // The language switcher keeps the choice, in the other language's words.
     expect(res.body).toContain(`href="${buch}?ausrichtung=querformat&amp;format=40x30"`);
@@ -162,7 +162,7 @@ describe("the product page", () => {
     const offers = data.offers as Array<Record<string, string>>;
     expect(offers).toHaveLength(4);
     expect(offers[0]).toMatchObject({ "@type": "Offer", priceCurrency: "EUR", price: "49.99" });
-    expect(offers[0]?.url).toBe(`http://shop.test${book}?orientatie=liggend&formaat=30x21`);
+    expect(offers[0]?.url).toBe(`http://localhost:3000${book}?orientatie=liggend&formaat=30x21`);
   });
 
   it("carries Open Graph tags whose image is the viewer's first frame", async () => {
@@ -170,7 +170,7 @@ describe("the product page", () => {
     expect(res.body).toContain('<meta property="og:type" content="product">');
     expect(res.body).toContain('<meta property="og:title" content="Exclusief fotoboek">');
     expect(res.body).toMatch(
-      /<meta property="og:image" content="http:\/\/shop\.test\/pages\/productpage\/360\/photobook-exclusive-landscape\/720\/1\.jpg\?v=[\w]+">/,
+      /<meta property="og:image" content="http:\/\/localhost:3000\/pages\/productpage\/360\/photobook-exclusive-landscape\/720\/1\.jpg\?v=[\w]+">/,
     );
   });
 
@@ -344,13 +344,13 @@ describe("the product page from the page cache", () => {
       const normal = (await visit("shop.test")).body;
       expect(normal).not.toContain("evil.example");
       expect(normal).toContain(
-        '<link rel="canonical" href="http://shop.test/assortiment/fotoboeken/exclusief-fotoboek">',
+        '<link rel="canonical" href="http://localhost:3000/assortiment/fotoboeken/exclusief-fotoboek">',
       );
-      const choice = `http://shop.test${book}?orientatie=liggend&amp;formaat=30x21`;
+      const choice = `http://localhost:3000${book}?orientatie=liggend&amp;formaat=30x21`;
       expect(normal).toContain(`<meta property="og:url" content="${choice}">`);
       expect(normal).toContain(`data-share-url="${choice}"`);
       expect(structuredData(normal).offers).toContainEqual(
-        expect.objectContaining({ url: `http://shop.test${book}?orientatie=liggend&formaat=30x21` }),
+        expect.objectContaining({ url: `http://localhost:3000${book}?orientatie=liggend&formaat=30x21` }),
       );
     } finally {
       await fresh.close();

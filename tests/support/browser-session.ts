@@ -9,10 +9,13 @@ export class BrowserSession {
   private cookies = new Map<string, string>();
   token = "";
 
-  /** `ip`: the address the browser's requests come from (app.inject's own, 127.0.0.1, without it). */
+  /**
+   * `ip`: the address the browser's requests come from (app.inject's own, 127.0.0.1, without it);
+   * `headers` go with every request, such as a Host header the browser was sent to.
+   */
   constructor(
     private readonly app: FastifyInstance,
-    private readonly ip?: string,
+    private readonly options: { ip?: string; headers?: Record<string, string> } = {},
   ) {}
 
   /** Takes another browser's cookies and token, as one browser talking to another instance of the shop. */
@@ -39,8 +42,8 @@ export class BrowserSession {
     return this.remember(
       await this.app.inject({
         url,
-        ...(this.ip ? { remoteAddress: this.ip } : {}),
-        headers: { cookie: this.cookieHeader(), ...headers },
+        ...(this.options.ip ? { remoteAddress: this.options.ip } : {}),
+        headers: { ...this.options.headers, cookie: this.cookieHeader(), ...headers },
       }),
     );
   }
@@ -54,9 +57,10 @@ export class BrowserSession {
       await this.app.inject({
         method: "POST",
         url,
-        ...(this.ip ? { remoteAddress: this.ip } : {}),
+        ...(this.options.ip ? { remoteAddress: this.options.ip } : {}),
         payload: body.payload,
         headers: {
+          ...this.options.headers,
           cookie: this.cookieHeader(),
           "content-type": body.contentType,
           "sec-fetch-site": "same-origin",

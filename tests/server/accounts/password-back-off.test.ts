@@ -35,7 +35,7 @@ async function shopWith(store: () => Record<string, string>) {
 
 /** Signs in from the sign-in page, in a browser at the address given. */
 async function signInFrom(shop: TestShop, ip: string, email: string, secret: string) {
-  const browser = new BrowserSession(shop.app, ip);
+  const browser = new BrowserSession(shop.app, { ip });
   return (await signIn(shop.app, email, secret, { browser })).res;
 }
 
@@ -52,7 +52,7 @@ describe.each(stores)("the password back-off %s", (_where, store) => {
   it("checks at most the allowance of 40 wrong passwords sent at once for one account", async () => {
     const { shop } = await shopWith(store);
     await signedUp(shop.app, shop.database.db, { email: "anna@example.nl" });
-    const attacker = new BrowserSession(shop.app, "203.0.113.9");
+    const attacker = new BrowserSession(shop.app, { ip: "203.0.113.9" });
     await attacker.get(nl.signIn);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
@@ -111,7 +111,7 @@ describe.each(stores)("the password back-off %s", (_where, store) => {
     expect(past.body).toMatch(/value="cor@example\.nl"/);
 
     const inGerman = await (async () => {
-      const browser = new BrowserSession(shop.app, "198.18.1.2");
+      const browser = new BrowserSession(shop.app, { ip: "198.18.1.2" });
       return (await signIn(shop.app, "cor@example.nl", "Noch ein Versuch 2026!", { browser, lang: "de" }))
         .res;
     })();
