@@ -43,6 +43,11 @@ export interface PageContext {
   signedIn: boolean;
   csrfToken: () => string;
   noindex: boolean;
+  /**
+   * The built-in test provider takes the payments: every page says so, so nobody mistakes
+   * the shop for one that takes real orders.
+   */
+  testPayments: boolean;
   catalogue: Services["catalogue"];
   /** A text group as JSON, for islands that need the words (plural forms, say) in an attribute. */
   textsJson: (key: string) => string;
@@ -149,6 +154,7 @@ export function pageContexts(services: Services, live: LiveRoutes): (input: Cont
       signedIn,
       csrfToken,
       noindex,
+      testPayments: services.config.payments.provider === "test",
       catalogue: services.catalogue,
       textsJson: (key) => JSON.stringify(group(key)),
       used,
