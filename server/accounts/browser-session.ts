@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { maxQuantity } from "../forms/add-to-cart-form.ts";
 import { cartCookieName, readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
+import { cookieName, cookieSecure } from "../http/cookies/cookie-names.ts";
 import { clearSessionCookie, writeSessionCookie } from "../http/cookies/session-cookie.ts";
 import { readShopperId, setShopperId, shopperCookieName } from "../http/cookies/shopper-cookie.ts";
 import type { Services } from "../http/services.ts";
@@ -54,6 +55,6 @@ export async function signOutBrowser(
     else await services.sessions.end(session.tokenHash);
   }
   clearSessionCookie(reply);
-  reply.clearCookie(cartCookieName, { path: "/" });
-  reply.clearCookie(shopperCookieName, { path: "/" });
+  reply.clearCookie(cookieName(reply, cartCookieName), { path: "/", secure: cookieSecure(reply) });
+  reply.clearCookie(cookieName(reply, shopperCookieName), { path: "/", secure: cookieSecure(reply) });
 }

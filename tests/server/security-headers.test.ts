@@ -22,9 +22,14 @@ const expected = {
   "x-frame-options": "SAMEORIGIN",
   "x-permitted-cross-domain-policies": "none",
   "x-xss-protection": "0",
+  "permissions-policy":
+    "accelerometer=(), bluetooth=(), camera=(), display-capture=(), fullscreen=(self), geolocation=(), " +
+    "gyroscope=(), hid=(), magnetometer=(), microphone=(), midi=(), payment=(), " +
+    "publickey-credentials-get=(), screen-wake-lock=(), serial=(), usb=(), web-share=(self), " +
+    "xr-spatial-tracking=()",
 };
 
-/** Headers that must not be there: HSTS belongs to the TLS proxy, and nothing says what runs the shop. */
+/** Headers that must not be there: HSTS without an https PUBLIC_URL, and nothing says what runs the shop. */
 const absent = [
   "strict-transport-security",
   "x-powered-by",
@@ -74,6 +79,24 @@ describe("the security headers", () => {
       });
     } finally {
       await withHost.close();
+    }
+  });
+
+  it("a shop whose PUBLIC_URL is https sends HSTS for a year, subdomains included; an http one sends none", async () => {
+    const https = await testShop({
+      env: { PUBLIC_URL: "https://www.fotohoek.nl", PAYMENT_PROVIDER: "test" },
+    });
+    const http = await testShop({ env: { PUBLIC_URL: "http://127.0.0.1:3000" } });
+    try {
+      for (const url of ["/", "/bestaat-niet"]) {
+        const res = await https.app.inject({ url });
+        expect(res.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+        expect(securityHeadersOf(res.headers)).toEqual(expected);
+        expect((await http.app.inject({ url })).headers["strict-transport-security"]).toBeUndefined();
+      }
+    } finally {
+      await https.close();
+      await http.close();
     }
   });
 });

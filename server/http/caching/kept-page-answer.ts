@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import { cookieName, csrfCookieName } from "../cookies/cookie-names.ts";
 import { holdsCredentials } from "../security/form-protection.ts";
 import {
   acceptsGzip,
@@ -35,7 +36,7 @@ export function answerWithKeptPage(reply: FastifyReply, page: CachedPage, send: 
   const token = () => reply.generateCsrf();
   if (!gzip) return send(fillPage(page, token), false);
   // The signed cookie as sent: a browser without one yet gets it set with a new token now.
-  const secret = request.cookies._csrf;
+  const secret = request.cookies[cookieName(request, csrfCookieName)];
   const genuine = (value: string) => request.unsignCookie(value).valid;
   return send(secret ? secretPageGzip(page, secret, token, genuine) : fillPageGzip(page, token), true);
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { cookieName, cookieSecure } from "./cookie-names.ts";
 
 export const cartCookieName = "cart";
 
@@ -30,7 +31,7 @@ export function issuedCartId(request: FastifyRequest): string | undefined {
 export function readCartId(request: FastifyRequest): string | undefined {
   const fresh = issued.get(request);
   if (fresh) return fresh;
-  const raw = request.cookies[cartCookieName];
+  const raw = request.cookies[cookieName(request, cartCookieName)];
   if (!raw) return undefined;
   let verified = verifiedBy.get(request.server);
   if (!verified) {
@@ -53,11 +54,11 @@ export function readCartId(request: FastifyRequest): string | undefined {
  */
 export function writeCartId(reply: FastifyReply, cartId: string): void {
   issued.set(reply.request, cartId);
-  reply.setCookie(cartCookieName, cartId, {
+  reply.setCookie(cookieName(reply, cartCookieName), cartId, {
     signed: true,
     httpOnly: true,
     sameSite: "lax",
-    secure: "auto",
+    secure: cookieSecure(reply),
     path: "/",
     maxAge: cartLifetimeSeconds,
   });

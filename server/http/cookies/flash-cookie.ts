@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { cookieName, cookieSecure } from "./cookie-names.ts";
 
 /**
  * A message for the page a redirect-after-post lands on ("2 photos were refused"): kept
@@ -8,11 +9,11 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 const maxAgeSeconds = 120;
 
 export function writeFlash(reply: FastifyReply, name: string, value: unknown): void {
-  reply.setCookie(`flash-${name}`, JSON.stringify(value), {
+  reply.setCookie(cookieName(reply, `flash-${name}`), JSON.stringify(value), {
     signed: true,
     httpOnly: true,
     sameSite: "lax",
-    secure: "auto",
+    secure: cookieSecure(reply),
     path: "/",
     maxAge: maxAgeSeconds,
   });
@@ -20,14 +21,14 @@ export function writeFlash(reply: FastifyReply, name: string, value: unknown): v
 
 /** Whether a flash value waits to be shown: a page that shows it is made afresh, never kept. */
 export function hasFlash(request: FastifyRequest, name: string): boolean {
-  return request.cookies[`flash-${name}`] !== undefined;
+  return request.cookies[cookieName(request, `flash-${name}`)] !== undefined;
 }
 
 /** The flash value, cleared as it is read; undefined when there is none or it was tampered with. */
 export function takeFlash<T>(request: FastifyRequest, reply: FastifyReply, name: string): T | undefined {
-  const raw = request.cookies[`flash-${name}`];
+  const raw = request.cookies[cookieName(request, `flash-${name}`)];
   if (!raw) return undefined;
-  reply.clearCookie(`flash-${name}`, { path: "/" });
+  reply.clearCookie(cookieName(reply, `flash-${name}`), { path: "/", secure: cookieSecure(reply) });
   const result = request.unsignCookie(raw);
   if (!result.valid || !result.value) return undefined;
   try {

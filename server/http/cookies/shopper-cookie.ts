@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { isRandomId, randomId } from "../../store/random-id.ts";
+import { cookieName, cookieSecure } from "./cookie-names.ts";
 
 /**
  * The shopper's own photos and projects are found by an opaque random id in a signed,
@@ -10,7 +11,7 @@ export const shopperCookieName = "shopper";
 
 /** The shopper id from the signed cookie; a missing, malformed or tampered cookie reads as none. */
 export function readShopperId(request: FastifyRequest): string | undefined {
-  const raw = request.cookies[shopperCookieName];
+  const raw = request.cookies[cookieName(request, shopperCookieName)];
   if (!raw) return undefined;
   const result = request.unsignCookie(raw);
   return result.valid && isRandomId(result.value) ? result.value : undefined;
@@ -26,11 +27,11 @@ export function ensureShopperId(request: FastifyRequest, reply: FastifyReply): s
 
 /** Sets the cookie to this id: an account's own on every browser it signs in on. */
 export function setShopperId(reply: FastifyReply, id: string): void {
-  reply.setCookie(shopperCookieName, id, {
+  reply.setCookie(cookieName(reply, shopperCookieName), id, {
     signed: true,
     httpOnly: true,
     sameSite: "lax",
-    secure: "auto",
+    secure: cookieSecure(reply),
     path: "/",
     maxAge: 60 * 60 * 24 * 180,
   });

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { cartCookieName, issuedCartId } from "../cookies/cart-cookie.ts";
+import { cookieName, csrfCookieName } from "../cookies/cookie-names.ts";
 import { sessionCookieName } from "../cookies/session-cookie.ts";
 import { shopperCookieName } from "../cookies/shopper-cookie.ts";
 
@@ -20,7 +21,13 @@ import { shopperCookieName } from "../cookies/shopper-cookie.ts";
  */
 
 /** The cookies that carry a shopper's standing: forged posts would ride on these. */
-export const credentialCookies = [cartCookieName, shopperCookieName, sessionCookieName, "_csrf"] as const;
+/** Without their `__Host-` prefix (cookie-names.ts), which holdsCredentials adds. */
+export const credentialCookies = [
+  cartCookieName,
+  shopperCookieName,
+  sessionCookieName,
+  csrfCookieName,
+] as const;
 
 const sharedPrefix = "shared.";
 const windowMs = 60 * 60 * 1000;
@@ -85,7 +92,10 @@ export function provenanceOf(request: FastifyRequest, publicUrl?: string): Prove
 /** Whether the request carries (or this response just issued) any cookie a forgery could ride on. */
 export function holdsCredentials(request: FastifyRequest): boolean {
   const cookies = request.cookies;
-  return credentialCookies.some((name) => cookies[name] !== undefined) || issuedCartId(request) !== undefined;
+  return (
+    credentialCookies.some((name) => cookies[cookieName(request, name)] !== undefined) ||
+    issuedCartId(request) !== undefined
+  );
 }
 
 function forbidden(code: string, message: string): Error {

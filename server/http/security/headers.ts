@@ -4,6 +4,7 @@ import fastifyCsrf from "@fastify/csrf-protection";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import helmet, { type HelmetOptions } from "helmet";
 import type { Config } from "../../config.ts";
+import { cookieName, cookieSecure, csrfCookieName, registerCookieNames } from "../cookies/cookie-names.ts";
 import { registerFormProtection, sharedFormTokens } from "./form-protection.ts";
 
 function helmetOptions(config: Config): HelmetOptions {
@@ -22,14 +23,42 @@ function helmetOptions(config: Config): HelmetOptions {
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
-        // upgrade-insecure-requests would break plain-http local use; HTTPS deployments set HSTS at the proxy.
+        // upgrade-insecure-requests would break plain-http local use; HSTS below covers https.
       },
     },
     // Same-origin images and scripts only; cross-origin isolation would block the image host.
     crossOriginEmbedderPolicy: false,
-    hsts: false,
+    // Only a shop that names its https address: on http (a laptop) it would be ignored, and
+    // behind a proxy it must not depend on the proxy remembering to add it.
+    hsts: config.publicUrl?.startsWith("https://") ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   };
 }
+
+/**
+ * Browser features no page of the shop uses, turned off for it and every frame: a script
+ * that got in cannot ask for the camera or a payment sheet. Kept for the shop itself:
+ * fullscreen (the 360 viewer) and web-share (the share button's share sheet).
+ */
+export const permissionsPolicy = [
+  "accelerometer=()",
+  "bluetooth=()",
+  "camera=()",
+  "display-capture=()",
+  "fullscreen=(self)",
+  "geolocation=()",
+  "gyroscope=()",
+  "hid=()",
+  "magnetometer=()",
+  "microphone=()",
+  "midi=()",
+  "payment=()",
+  "publickey-credentials-get=()",
+  "screen-wake-lock=()",
+  "serial=()",
+  "usb=()",
+  "web-share=(self)",
+  "xr-spatial-tracking=()",
+].join(", ");
 
 /**
  * The protective headers Helmet writes for our policy, worked out once. The policy has no
@@ -49,6 +78,7 @@ export function securityHeaders(config: Config): Record<string, string> {
   helmet(helmetOptions(config))({} as IncomingMessage, response as unknown as ServerResponse, (err) => {
     if (err) throw err;
   });
+  headers["permissions-policy"] = permissionsPolicy;
   return headers;
 }
 
@@ -60,6 +90,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     done();
   });
 
+  registerCookieNames(app, config.publicUrl);
   await app.register(fastifyCookie, { secret: config.cookieSecret, parseOptions: {} });
 
   const tokenOf = (request: FastifyRequest) => {
@@ -70,8 +101,14 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     return typeof header === "string" ? header : undefined;
   };
   await app.register(fastifyCsrf, {
-    cookieKey: "_csrf",
-    cookieOpts: { signed: true, httpOnly: true, sameSite: "lax", secure: "auto", path: "/" },
+    cookieKey: cookieName({ server: app }, csrfCookieName),
+    cookieOpts: {
+      signed: true,
+      httpOnly: true,
+      sameSite: "lax",
+      secure: cookieSecure({ server: app }),
+      path: "/",
+    },
     getToken: tokenOf,
   });
   // Shared tokens are signed with a key of their own, derived from the cookie secret.
