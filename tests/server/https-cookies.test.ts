@@ -61,7 +61,16 @@ describe("cookies under an https PUBLIC_URL", () => {
     const out = await browser.form(accountPaths.nl.signOut, {});
     expect(out.statusCode).toBe(303);
     for (const cookie of out.cookies) expect(cookie.name).toMatch(/^__Host-/);
-    expect((await browser.get(accountPaths.nl.account)).statusCode).toBe(303);
+    // Signed out, the account page sends to sign-in with a flash that the sign-in page reads once.
+    const away = await browser.get(accountPaths.nl.account);
+    expect(away.statusCode).toBe(303);
+    expectHostCookies(away);
+    expect(away.cookies.map((c) => c.name)).toContain("__Host-flash-sign-in");
+    const signInPage = await browser.follow(away);
+    expect(signInPage.body).toContain("Log in om verder te gaan.");
+    const cleared = signInPage.cookies.find((c) => c.name === "__Host-flash-sign-in");
+    expect(cleared?.secure).toBe(true);
+    expect(browser.cookieHeader()).not.toContain("flash-sign-in");
 
     const { browser: again, res } = await signIn(shop.app, "anna@example.nl", password);
     expect(res.statusCode).toBe(303);
