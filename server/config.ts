@@ -109,7 +109,7 @@ export interface PaymentSettings {
 const ownHostnames = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** Whether a host (as URL.hostname gives it, or a Host header without its port) names this machine. */
-export function isOwnHostname(hostname: string): boolean {
+function isOwnHostname(hostname: string): boolean {
   return ownHostnames.has(hostname.toLowerCase());
 }
 

@@ -22,7 +22,7 @@ export type ChosenProvider = MollieProvider | TestPaymentProvider;
 
 /**
  * The provider the settings name. readConfig has already refused what cannot work (mollie
- * without a key, no choice at all under an explicit NODE_ENV=production), so this only builds.
+ * without a key, no choice at all in a production start), so this only builds.
  */
 export function paymentProvider(
   config: { payments: PaymentSettings },
