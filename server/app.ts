@@ -36,6 +36,7 @@ import { trustProxyOption } from "./http/security/trusted-proxies.ts";
 import type { Services } from "./http/services.ts";
 import { createI18n, loadMessages } from "./i18n/index.ts";
 import { scheduleCleanUp } from "./jobs/clean-up.ts";
+import { mailFolder } from "./mail/mail-files.ts";
 import { paymentProvider } from "./payments/index.ts";
 import { orderPayments, queueOrderExpiredMail } from "./payments/order-payments.ts";
 import { queueSubscriptionExpiredMail, subscriptionPayments } from "./payments/subscription-payments.ts";
@@ -196,6 +197,7 @@ export async function buildApp({
     faq: faq ?? loadFaq(config.faqDir),
     contacts: contactRepository(database.db),
     mailQueued: mailQueued ?? (() => {}),
+    mailFolder: mailFolder(config),
     counters: analyticsCounters({
       write: analyticsRepository(database.db).addDailyCounts,
       now: now ?? (() => new Date()),
@@ -239,6 +241,7 @@ export async function buildApp({
     onSubscriptionExpired: queueSubscriptionExpiredMail(i18n),
     sessions: config.sessions,
     mailQueued: services.mailQueued,
+    mailFolder: services.mailFolder,
   });
   // Before any route: each funnel page gets its counting hook as it is added.
   registerFunnelCounting(app, services.counters, catalogue);

@@ -96,6 +96,11 @@ export interface Retention {
   stagedUploadDays: number;
   /** Photo projects without photos are deleted after this long. */
   emptyProjectDays: number;
+  /**
+   * A sent mail keeps its subject, addresses and text (and its .eml file) this long; then
+   * only its kind, language, times and status stay.
+   */
+  mailBodyDays: number;
 }
 
 export interface PaymentSettings {
@@ -262,6 +267,7 @@ const envSchema = z.object({
   ANALYTICS_RAW_DAYS: positive(90),
   STAGED_UPLOAD_DAYS: positive(7),
   EMPTY_PROJECT_DAYS: positive(30),
+  MAIL_BODY_DAYS: positive(30),
   COOKIE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   IMAGE_HOST: z
     .string()
@@ -342,6 +348,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       analyticsRawDays: e.ANALYTICS_RAW_DAYS,
       stagedUploadDays: e.STAGED_UPLOAD_DAYS,
       emptyProjectDays: e.EMPTY_PROJECT_DAYS,
+      mailBodyDays: e.MAIL_BODY_DAYS,
     },
     cookieSecret: e.COOKIE_SECRET ?? persistentSecret(dataDir),
     imageHost: e.IMAGE_HOST,

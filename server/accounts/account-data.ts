@@ -3,7 +3,9 @@ import type { Kysely } from "kysely";
 import { isOrderStatus, isPaid } from "../domain/order-lifecycle.ts";
 import { orderNumber } from "../domain/order-number.ts";
 import type { Services } from "../http/services.ts";
+import { removeMailFiles } from "../mail/mail-files.ts";
 import { enqueueMail, type OutgoingMail } from "../mail/outbox.ts";
+import { eraseAccountMails } from "../mail/outbox-erasure.ts";
 import { type Account, emailKey } from "../store/account-repository.ts";
 import { orderLifecycleRepository } from "../store/order-lifecycle-repository.ts";
 import type { Schema } from "../store/schema.ts";
@@ -103,8 +105,11 @@ export type DeletionResult = { kind: "deleted" } | { kind: "blocked"; orderNumbe
  * Deletes the account: its sessions, links, addresses, photos and projects (rows, then
  * files), its cart, and its sign-ups; its subscription is cancelled and kept without it; its
  * orders are kept for the books without name, address, e-mail and phone, and those still
- * waiting for payment are cancelled. An order paid but not yet shipped still needs its
- * address and photos: while there is one, nothing is deleted.
+ * waiting for payment are cancelled. Its mails and its orders' mails are erased (rows kept
+ * without content, then .eml files), those still queued too: they are never sent. The
+ * goodbye mail is queued after that and names only the address it goes to. An order paid
+ * but not yet shipped still needs its address and photos: while there is one, nothing is
+ * deleted.
  */
 export async function eraseAccount(
   services: Services,
@@ -129,16 +134,22 @@ export async function eraseAccount(
   const subscription = await services.subscriptions.forAccount(account.id);
   if (subscription) await services.subscriptions.applyEvent(subscription.id, { type: "cancelled" }, at);
 
-  const uploads = await db.transaction().execute(async (trx) => {
-    const ids = await removeOwnRows(
+  const orderIds = orders.map((o) => Number(o.id));
+  const { uploads, mails } = await db.transaction().execute(async (trx) => {
+    const mails = await eraseAccountMails(
       trx,
-      account,
-      orders.map((o) => Number(o.id)),
+      { accountId: account.id, orderIds, emailKey: emailKey(account.email) },
+      at,
     );
+    const uploads = await removeOwnRows(trx, account, orderIds);
     await enqueueMail(trx, goodbye, at);
-    return ids;
+    return { uploads, mails };
   });
   services.mailQueued();
+  // Their rows say nothing any more; a file left behind is logged, as for photos.
+  await removeMailFiles(services.mailFolder, mails).catch((err: unknown) =>
+    log.warn({ err }, "account deletion: mail files not deleted"),
+  );
   for (const id of uploads) {
     // Its row is gone already: no page shows it, whatever happens to its files.
     await removePhotoFiles(services.photoStorage, id).catch((err: unknown) =>

@@ -56,6 +56,8 @@ export interface Services {
   contacts: ContactRepository;
   /** Tells the mail sender that mail was queued, so it goes out now rather than at the next poll. */
   mailQueued: () => void;
+  /** Where mails are written as .eml files (data/mail/ without SMTP_URL), for erasing them; none with SMTP. */
+  mailFolder: string | undefined;
   /** The funnel's counters (analytics-counters.ts): a step counted in memory, written every few seconds. */
   counters: AnalyticsCounters;
   /** How much one client address may store per window: carts, photos, projects, addresses, events. */

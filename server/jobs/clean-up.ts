@@ -4,6 +4,7 @@ import { unpaidExpiryHours } from "../domain/order-lifecycle.ts";
 import { defaultSessionLifetimes, type SessionLifetimes } from "../domain/session-rules.ts";
 import { unpaidSubscriptionExpiryHours } from "../domain/subscription-lifecycle.ts";
 import { cartLifetimeSeconds } from "../http/cookies/cart-cookie.ts";
+import { removeMailFiles } from "../mail/mail-files.ts";
 import { cartRepository } from "../store/cart-repository.ts";
 import { withCleanUpLock } from "../store/clean-up-lock.ts";
 import type { Database } from "../store/database.ts";
@@ -39,6 +40,8 @@ export interface CleanUpDeps {
   sessions?: SessionLifetimes;
   /** Told after orders expired, so their mails go out now rather than at the next poll. */
   mailQueued?: () => void;
+  /** Where mails are written as .eml files (no SMTP_URL): an erased mail's file goes too. */
+  mailFolder?: string;
 }
 
 export type CleanUpRule =
@@ -50,7 +53,8 @@ export type CleanUpRule =
   | "unpaidSubscriptions"
   | "signups"
   | "endedSessions"
-  | "testPayments";
+  | "testPayments"
+  | "mailContent";
 
 export interface CleanUpResult {
   /** false: another instance held the lock, and does the work. */
@@ -58,7 +62,8 @@ export interface CleanUpResult {
   /**
    * Per rule, how many went: carts, projects, uploads, raw analytics rows folded into daily
    * counts, orders and subscriptions expired unpaid, sign-up links past their day, sessions
-   * past their end, and the test provider's payments past testPaymentDays.
+   * past their end, the test provider's payments past testPaymentDays, and the mails whose
+   * content (and .eml file) was erased MAIL_BODY_DAYS after they were sent.
    */
   counts: Record<CleanUpRule, number>;
   /** Rules that failed this time (logged; tried again next run). */
@@ -87,6 +92,7 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
     signups: 0,
     endedSessions: 0,
     testPayments: 0,
+    mailContent: 0,
   };
   const failed: CleanUpRule[] = [];
 
@@ -136,6 +142,16 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
         () => sessionRepository(db, deps.sessions ?? defaultSessionLifetimes).deleteEnded(new Date(now)),
       ],
       ["testPayments", () => retained.deleteTestPayments(daysAgo(testPaymentDays))],
+      [
+        "mailContent",
+        () =>
+          retained.eraseMailContent(
+            daysAgo(retention.mailBodyDays),
+            new Date(now),
+            (mails) => removeMailFiles(deps.mailFolder, mails),
+            signal,
+          ),
+      ],
     ];
     for (const [rule, apply] of rules) {
       if (signal?.aborted) break;

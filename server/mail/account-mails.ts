@@ -15,16 +15,26 @@ export const resetLinkHours = 1;
 export const emailLinkHours = 24;
 
 interface Person {
+  /** The account's id, once there is one: its mails are erased with it. */
+  id?: string;
   name: string;
   email: string;
 }
 
-const mail = (kind: string, locale: Locale, to: string, subject: string, text: string): OutgoingMail => ({
+const mail = (
+  kind: string,
+  locale: Locale,
+  to: string,
+  subject: string,
+  text: string,
+  accountId?: string,
+): OutgoingMail => ({
   kind,
   locale,
   to,
   subject,
   text,
+  ...(accountId ? { accountId } : {}),
 });
 
 export function accountConfirmMail(t: Translate, locale: Locale, who: Person, link: string): OutgoingMail {
@@ -34,6 +44,7 @@ export function accountConfirmMail(t: Translate, locale: Locale, who: Person, li
     who.email,
     t("account.mail.confirmSubject"),
     t("account.mail.confirmBody", { name: who.name, link, hours: signupLinkHours }),
+    who.id,
   );
 }
 
@@ -60,6 +71,7 @@ export function passwordResetMail(t: Translate, locale: Locale, who: Person, lin
     who.email,
     t("account.mail.resetSubject"),
     t("account.mail.resetBody", { name: who.name, link }),
+    who.id,
   );
 }
 
@@ -71,6 +83,7 @@ export function verifyEmailMail(t: Translate, locale: Locale, who: Person, link:
     who.email,
     t("account.mail.verifySubject"),
     t("account.mail.verifyBody", { name: who.name, link, hours: emailLinkHours }),
+    who.id,
   );
 }
 
@@ -88,6 +101,7 @@ export function emailChangeMail(
     newEmail,
     t("account.mail.emailChangeSubject"),
     t("account.mail.emailChangeBody", { name: who.name, link, hours: emailLinkHours }),
+    who.id,
   );
 }
 
@@ -106,6 +120,7 @@ export function emailChangeNoticeMail(
       who.email,
       t("account.mail.emailNoticeSubject"),
       t("account.mail.emailNoticeBody", { name: who.name, newEmail, supportEmail }),
+      who.id,
     ),
     replyTo: supportEmail,
   };
@@ -124,24 +139,29 @@ export function passwordChangedMail(
       who.email,
       t("account.mail.passwordChangedSubject"),
       t("account.mail.passwordChangedBody", { name: who.name, supportEmail }),
+      who.id,
     ),
     replyTo: supportEmail,
   };
 }
 
+/**
+ * Written after the account and its other mails were erased: it names only the address it
+ * goes to (not the name, which is gone), and belongs to no account any more.
+ */
 export function accountDeletedMail(
   t: Translate,
   locale: Locale,
-  who: Person,
+  address: string,
   supportEmail: string,
 ): OutgoingMail {
   return {
     ...mail(
       "account-deleted",
       locale,
-      who.email,
+      address,
       t("account.mail.deletedSubject"),
-      t("account.mail.deletedBody", { name: who.name, supportEmail }),
+      t("account.mail.deletedBody", { supportEmail }),
     ),
     replyTo: supportEmail,
   };

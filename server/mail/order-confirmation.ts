@@ -86,6 +86,7 @@ export function orderConfirmationMail(
     locale: order.locale,
     to: order.address.email,
     replyTo: t("footer.email"),
+    orderId,
     subject: t("orderMail.subject", { number, shop }),
     text,
   };

@@ -37,6 +37,7 @@ export function paymentFailedMail(
     locale: order.locale,
     to: order.address.email,
     replyTo: t("footer.email"),
+    orderId,
     subject: t("paymentFailedMail.subject", { number, shop }),
     text,
   };
@@ -64,6 +65,7 @@ export function orderExpiredMail(
     locale: order.locale,
     to: order.address.email,
     replyTo: t("footer.email"),
+    orderId,
     subject: t("orderExpiredMail.subject", { number, shop }),
     text,
   };

@@ -12,7 +12,17 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** The account whose life the mail is about: deleting the account erases the mail. */
+  accountId?: string;
+  /** The order the mail is about: erased with the account the order belongs to. */
+  orderId?: number;
 }
+
+/**
+ * The next attempt of a parked mail: far enough ahead never to come due. A parked mail
+ * (given up after its attempts, or erased before it was sent) waits for a person, not a timer.
+ */
+export const parked = "9999-12-31T00:00:00.000Z";
 
 /** Header values must be one line: a line break in a header is how header injection works. */
 function oneLine(value: string, field: string): string {
@@ -36,6 +46,8 @@ export async function enqueueMail(db: Kysely<Schema>, mail: OutgoingMail, at = n
       subject: oneLine(mail.subject, "subject"),
       text_body: mail.text,
       html_body: mail.html ?? null,
+      account_id: mail.accountId ?? null,
+      order_id: mail.orderId ?? null,
       created_at: iso,
       next_attempt_at: iso,
     })

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Kysely } from "kysely";
 import type { Schema } from "../store/schema.ts";
+import { parked } from "./outbox.ts";
 import type { MailTransport, QueuedMail } from "./transport.ts";
 
 /**
@@ -50,9 +51,6 @@ export function defaultBackoff(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 }
 
-/** Far enough ahead never to come due: a parked mail waits for a person, not a timer. */
-const parked = "9999-12-31T00:00:00.000Z";
-
 export function createMailSender(options: MailSenderOptions): MailSender {
   const { db, transport } = options;
   const me = options.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(4).toString("hex")}`;
@@ -87,6 +85,7 @@ export function createMailSender(options: MailSenderOptions): MailSender {
           .selectFrom("outbox")
           .select("id")
           .where("sent_at", "is", null)
+          .where("erased_at", "is", null)
           .where("next_attempt_at", "<=", iso)
           .where((w) => w.or([w("claimed_until", "is", null), w("claimed_until", "<=", iso)]))
           .orderBy("id")
@@ -94,8 +93,10 @@ export function createMailSender(options: MailSenderOptions): MailSender {
         // PostgreSQL: rows another sender is claiming this instant are skipped, not waited for.
         return options.dialect === "postgres" ? due.forUpdate().skipLocked() : due;
       })
-      // Checked again on the row itself, so a claim made meanwhile by another sender wins.
+      // Checked again on the row itself, so a claim made meanwhile by another sender wins
+      // and a mail erased meanwhile (its account deleted) is not sent.
       .where("sent_at", "is", null)
+      .where("erased_at", "is", null)
       .where((w) => w.or([w("claimed_until", "is", null), w("claimed_until", "<=", iso)]))
       .returning([
         "id",
@@ -130,6 +131,8 @@ export function createMailSender(options: MailSenderOptions): MailSender {
       .where("claimed_by", "=", me)
       .where("claimed_until", ">", at.toISOString())
       .where("sent_at", "is", null)
+      // Erased since it was claimed (its account deleted): what the claim read must not go out.
+      .where("erased_at", "is", null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -187,9 +190,16 @@ export function createMailSender(options: MailSenderOptions): MailSender {
       }))
       .where("id", "=", mail.id)
       .where("sent_at", "is", null)
+      .returning("erased_at")
       .executeTakeFirst();
-    if (Number(recorded.numUpdatedRows) !== 1) {
+    if (!recorded) {
       log.error(`mail ${mail.id} (${mail.kind}) was sent while another sender had already sent it`);
+    } else if (recorded.erased_at !== null) {
+      // Erased while it was on its way (its account deleted just then): it went out, but
+      // what it left with the shop goes, as the erasure took everything else of it.
+      await transport.forget?.(mail).catch((err: unknown) => {
+        log.error(`mail ${mail.id} (${mail.kind}) was erased, but its copy stays: ${String(err)}`);
+      });
     }
     return true;
   }

@@ -47,6 +47,7 @@ export function shippingMail(t: Translate, order: OrderDraft, orderId: number): 
     locale: order.locale,
     to: order.address.email,
     replyTo: t("footer.email"),
+    orderId,
     subject: t("shippingMail.subject", { number }),
     text,
   };

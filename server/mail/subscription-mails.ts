@@ -8,7 +8,11 @@ import { mailDate } from "./order-confirmation.ts";
 import type { OutgoingMail } from "./outbox.ts";
 
 /** A subscription as its mails name it: the subscriber, the plan's name, the language. */
-type Subscriber = Pick<Subscription, "name" | "email" | "locale">;
+type Subscriber = Pick<Subscription, "name" | "email" | "locale"> & Partial<Pick<Subscription, "accountId">>;
+
+/** The subscriber's account, if any: deleting it erases the subscription's mails too. */
+const ofAccount = (subscription: Subscriber) =>
+  subscription.accountId ? { accountId: subscription.accountId } : {};
 
 const planName = (t: Translate, planId: string) => t(`subscription.plans.${planId}.name`);
 
@@ -46,6 +50,7 @@ export function subscriptionActiveMail(
   const locale = subscription.locale as Locale;
   return {
     kind: "subscription-welcome",
+    ...ofAccount(subscription),
     locale,
     to: subscription.email,
     subject: t("subscription.mail.subject", { plan: planName(t, subscription.planId) }),
@@ -69,6 +74,7 @@ export function subscriptionPaymentFailedMail(
   const locale = subscription.locale as Locale;
   return {
     kind: "subscription-payment-failed",
+    ...ofAccount(subscription),
     locale,
     to: subscription.email,
     subject: t("subscription.mail.failedSubject"),
@@ -89,6 +95,7 @@ export function subscriptionExpiredMail(
 ): OutgoingMail {
   return {
     kind: "subscription-expired",
+    ...ofAccount(subscription),
     locale: subscription.locale as Locale,
     to: subscription.email,
     subject: t("subscription.mail.expiredSubject"),

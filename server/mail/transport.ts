@@ -4,6 +4,7 @@ import nodemailer from "nodemailer";
 import type Mail from "nodemailer/lib/mailer";
 import { makePrivateFolder, writePrivateFile } from "../store/private-files.ts";
 import type { OutboxTable } from "../store/schema.ts";
+import { emlFileName, mailFolderIn, removeMailFiles } from "./mail-files.ts";
 
 /** An outbox row as the sender hands it over: everything needed to build the message. */
 export type QueuedMail = Pick<
@@ -16,6 +17,11 @@ export interface MailTransport {
   /** "smtp://mail.example.nl:587" (without credentials) or "files in data/mail", for logs. */
   readonly description: string;
   deliver(mail: QueuedMail): Promise<void>;
+  /**
+   * Removes what delivering left with the shop (an .eml file), for a mail whose content
+   * was erased while it was being delivered. Absent where nothing stays (SMTP).
+   */
+  forget?(mail: QueuedMail): Promise<void>;
   close(): void;
 }
 
@@ -70,12 +76,6 @@ export function smtpTransport(url: string, from: string): MailTransport {
   };
 }
 
-/** The file a mail is written to: one per outbox row, so writing it again replaces it. */
-export function emlFileName(mail: QueuedMail): string {
-  const stamp = mail.created_at.replace(/[^0-9]/g, "").slice(0, 14);
-  return `${stamp}-${String(mail.id).padStart(6, "0")}-${mail.kind.replace(/[^a-z0-9-]/gi, "_")}.eml`;
-}
-
 /** Without SMTP (the embedded default) each mail becomes an .eml file that any mail program opens. */
 export function fileTransport(dir: string, from: string): MailTransport {
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
@@ -90,6 +90,7 @@ export function fileTransport(dir: string, from: string): MailTransport {
       await writePrivateFile(partial, info.message as Buffer);
       await rename(partial, target);
     },
+    forget: (mail) => removeMailFiles(dir, [mail]),
     close: () => composer.close(),
   };
 }
@@ -97,5 +98,5 @@ export function fileTransport(dir: string, from: string): MailTransport {
 export function mailTransport(config: { smtpUrl: string | undefined; dataDir: string; mailFrom: string }) {
   return config.smtpUrl
     ? smtpTransport(config.smtpUrl, config.mailFrom)
-    : fileTransport(resolve(config.dataDir, "mail"), config.mailFrom);
+    : fileTransport(mailFolderIn(config.dataDir), config.mailFrom);
 }

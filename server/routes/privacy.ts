@@ -105,7 +105,7 @@ export function privacyRoutes(app: FastifyInstance, services: Services, routes: 
       const wrong = [{ field: "currentPassword", message: t("account.settings.wrongPassword") }];
       return showPrivacy(request, reply, wrong, undefined, 422);
     }
-    const goodbye = accountDeletedMail(t, locale, session.account, config.supportEmail);
+    const goodbye = accountDeletedMail(t, locale, session.account.email, config.supportEmail);
     const result = await eraseAccount(services, session.account, goodbye, request.log);
     if (result.kind === "blocked") {
       return showPrivacy(

@@ -1,8 +1,13 @@
-import { type Kysely, PostgresAdapter, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, PostgresAdapter, sql } from "kysely";
+import type { MailFileOf } from "../mail/mail-files.ts";
+import { parked } from "../mail/outbox.ts";
+import { erasedMailContent } from "../mail/outbox-erasure.ts";
 import type { Schema } from "./schema.ts";
 
 /** Staged uploads deleted per transaction: each holds its rows while their files go. */
 const uploadBatch = 100;
+/** Mails erased per transaction, likewise while their files go. */
+const mailBatch = 100;
 
 /**
  * What the clean-up job (server/jobs/clean-up.ts) deletes once it is old enough. Each call
@@ -34,6 +39,19 @@ export interface RetentionRepository {
   deleteEmptyProjects(before: Date): Promise<number>;
   /** Deletes the built-in test provider's payments created before `before`. Answers how many went. */
   deleteTestPayments(before: Date): Promise<number>;
+  /**
+   * Erases the content of mails sent before `before` (outbox-erasure.ts), and of parked
+   * ones (never sent, tried no more) queued before it; queued mails still to be sent keep
+   * theirs. Per batch the rows are erased, then `removeFiles` deletes their .eml files,
+   * then the batch commits: if that fails, the mails keep their content for the next run.
+   * Answers how many were erased.
+   */
+  eraseMailContent(
+    before: Date,
+    at: Date,
+    removeFiles: (mails: MailFileOf[]) => Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<number>;
 }
 
 /** The start of the UTC hour after the one `at` (ISO text) falls in. */
@@ -161,6 +179,44 @@ export function retentionRepository(db: Kysely<Schema>): RetentionRepository {
         )
         .executeTakeFirst();
       return Number(result.numDeletedRows);
+    },
+
+    async eraseMailContent(before, at, removeFiles, signal) {
+      const cutoff = before.toISOString();
+      let erased = 0;
+      // Sent ones by when they were sent, then parked ones by when they were queued: each a
+      // range of one index (outbox_unerased, outbox_pending).
+      const kinds = [
+        (eb: ExpressionBuilder<Schema, "outbox">) =>
+          eb.and([eb("erased_at", "is", null), eb("sent_at", "<", cutoff)]),
+        (eb: ExpressionBuilder<Schema, "outbox">) =>
+          eb.and([
+            eb("sent_at", "is", null),
+            eb("next_attempt_at", "=", parked),
+            eb("erased_at", "is", null),
+            eb("created_at", "<", cutoff),
+          ]),
+      ];
+      for (const due of kinds) {
+        while (!signal?.aborted) {
+          const mails = await db.transaction().execute(async (trx) => {
+            const rows = await trx
+              .updateTable("outbox")
+              .set(erasedMailContent(at))
+              .where("id", "in", (eb) => eb.selectFrom("outbox").select("id").where(due).limit(mailBatch))
+              // Checked again on the row itself, as for the uploads.
+              .where(due)
+              .returning(["id", "kind", "created_at"])
+              .execute();
+            const files = rows.map((row) => ({ ...row, id: Number(row.id) }));
+            await removeFiles(files);
+            return files;
+          });
+          erased += mails.length;
+          if (mails.length < mailBatch) break;
+        }
+      }
+      return erased;
     },
 
     async deleteTestPayments(before) {

@@ -71,6 +71,12 @@ export interface OutboxTable {
   claimed_until: string | null;
   sent_at: string | null;
   last_error: string | null;
+  /** The account whose life the mail is about; erased with it. */
+  account_id: string | null;
+  /** The order the mail is about; erased when its account is deleted. */
+  order_id: number | null;
+  /** When subject, addresses and text were cleared; the sender never sends an erased mail. */
+  erased_at: string | null;
 }
 
 export interface CartAddressesTable {

@@ -135,7 +135,7 @@ describe("npm run analytics:report", () => {
     const cleaned = await runCleanUp({
       database,
       photoStorage: diskPhotoStorage(join(dir, "uploads")),
-      retention: { analyticsRawDays: 90, stagedUploadDays: 7, emptyProjectDays: 30 },
+      retention: { analyticsRawDays: 90, stagedUploadDays: 7, emptyProjectDays: 30, mailBodyDays: 30 },
       log: quiet,
     });
     expect(cleaned.counts.analyticsEvents).toBe(4);

@@ -1,6 +1,14 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { paths } from "../../../server/app.ts";
+import { createI18n, loadMessages } from "../../../server/i18n/index.ts";
+import { orderConfirmationMail } from "../../../server/mail/order-confirmation.ts";
+import { enqueueMail } from "../../../server/mail/outbox.ts";
+import { createMailSender } from "../../../server/mail/sender.ts";
+import { shippingMail } from "../../../server/mail/shipping-mail.ts";
+import { fileTransport } from "../../../server/mail/transport.ts";
+import { orderRepository } from "../../../server/store/order-repository.ts";
 import { storageKeys } from "../../../server/uploads/photo-storage.ts";
 import {
   accountPaths,
@@ -17,6 +25,7 @@ import { testDatabases } from "../../support/databases.ts";
 import { startPhotoBook } from "../../support/photos.ts";
 
 const nl = accountPaths.nl;
+const i18n = createI18n(loadMessages(paths.locales), () => {});
 const address = { ...annasAddress, phone: "06 12345678" };
 
 describe.each(testDatabases())("an account's data, on $name", (target) => {
@@ -117,6 +126,80 @@ describe.each(testDatabases())("an account's data, on $name", (target) => {
     expect(goodbye.map((m) => m.kind)).toContain("account-deleted");
     expect((await signIn(shop.app, "anna@example.nl")).res.statusCode).toBe(422);
     expect((await browser.get(nl.account)).statusCode).toBe(303);
+  });
+
+  it("erases the account's mails at once, sent or queued, rows' content and .eml files; the goodbye names only its address", async () => {
+    const mailFolder = join(shop.config.dataDir, "mail");
+    const sender = createMailSender({
+      db: db(),
+      dialect: shop.database.dialect,
+      transport: fileTransport(mailFolder, shop.config.mailFrom),
+      log: { info() {}, warn() {}, error() {} },
+    });
+    // The sign-up link, and a password reset: both sent as the shop sends them without SMTP.
+    const browser = await anna();
+    const forgot = async () => {
+      const stranger = new BrowserSession(shop.app);
+      await stranger.get(nl.forgotten);
+      return stranger.form(nl.forgotten, { email: "anna@example.nl" });
+    };
+    await forgot();
+    // Her order paid and shipped, with the mails the payment and the shipping queue.
+    const [placed] = await db().selectFrom("orders").select("id").execute();
+    const order = await orderRepository(db()).get(Number(placed?.id));
+    if (!order) throw new Error("no order placed");
+    await db().updateTable("orders").set({ status: "shipped" }).execute();
+    const dispatch = { from: "2026-06-12", to: "2026-06-16" };
+    await enqueueMail(
+      db(),
+      orderConfirmationMail(i18n.t.nl, order, order.id, { amountCents: 5495, dispatch }),
+    );
+    await enqueueMail(db(), shippingMail(i18n.t.nl, order, order.id));
+    await sender.runOnce();
+    // Asked for a new password once more, just before deleting: that mail has not gone out yet.
+    await forgot();
+    const kinds = (await db().selectFrom("outbox").select("kind").orderBy("id").execute()).map((m) => m.kind);
+    expect(kinds).toEqual(
+      expect.arrayContaining(["account-confirm", "password-reset", "order-confirmation", "order-shipped"]),
+    );
+    expect(readdirSync(mailFolder).length).toBe(kinds.length - 1);
+    const links = (await db().selectFrom("outbox").select("text_body").execute()).flatMap(
+      (m) => m.text_body.match(/https?:\/\/\S+/g) ?? [],
+    );
+    expect(links.length).toBeGreaterThanOrEqual(3);
+
+    await browser.get(nl.privacy);
+    expect((await browser.form(nl.delete, { currentPassword: password })).statusCode).toBe(200);
+    await sender.runOnce();
+    await sender.stop();
+
+    const rows = await db().selectFrom("outbox").selectAll().orderBy("id").execute();
+    const goodbye = rows.filter((m) => m.kind === "account-deleted");
+    expect(goodbye).toHaveLength(1);
+    expect(goodbye[0]?.to_address).toBe("anna@example.nl");
+    expect(goodbye[0]?.sent_at).not.toBeNull();
+    // The queued reset was never sent, and says why.
+    const unsent = rows.filter((m) => m.sent_at === null);
+    expect(unsent.map((m) => m.kind)).toEqual(["password-reset"]);
+    expect(unsent[0]?.last_error).toMatch(/erased/);
+    // Every earlier mail stays only as a record: its kind, language and times.
+    for (const mail of rows.filter((m) => m.kind !== "account-deleted")) {
+      expect([mail.to_address, mail.subject, mail.text_body, mail.html_body]).toEqual(["", "", "", null]);
+    }
+    const files = readdirSync(mailFolder);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/account-deleted\.eml$/);
+    const kept = [
+      ...rows.map((m) => JSON.stringify(m)),
+      ...files.map((name) => readFileSync(join(mailFolder, name), "utf8")),
+    ].join("\n");
+    for (const personal of ["Anna", "Vries", "Dorpsstraat", "Utrecht", "1234 AB", "06 12345678", ...links]) {
+      expect(kept).not.toContain(personal);
+    }
+    // The goodbye's address, and in its file only as the recipient.
+    const goodbyeFile = readFileSync(join(mailFolder, files[0] as string), "utf8");
+    expect(goodbyeFile.split("anna@example.nl")).toHaveLength(2);
+    expect(goodbyeFile).toMatch(/^To: anna@example\.nl$/m);
   });
 
   it("waits while an order is paid but not yet shipped: it still needs its address and photos", async () => {

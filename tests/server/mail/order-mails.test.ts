@@ -168,7 +168,7 @@ describe.each(testDatabases())("the clean-up expiring unpaid orders on $name", (
     const deps: CleanUpDeps = {
       database,
       photoStorage: diskPhotoStorage(dir),
-      retention: { analyticsRawDays: 90, stagedUploadDays: 7, emptyProjectDays: 30 },
+      retention: { analyticsRawDays: 90, stagedUploadDays: 7, emptyProjectDays: 30, mailBodyDays: 30 },
       log: { info: () => {}, warn: () => {} } as unknown as CleanUpDeps["log"],
       now: () => now,
       onOrderExpired: queueOrderExpiredMail(i18n),

@@ -390,7 +390,7 @@ describe.each(testDatabases())("an order's life on $name", (target) => {
     const result = await runCleanUp({
       database,
       photoStorage: untouchedPhotos,
-      retention: { analyticsRawDays: 90, stagedUploadDays: 7, emptyProjectDays: 30 },
+      retention: { analyticsRawDays: 90, stagedUploadDays: 7, emptyProjectDays: 30, mailBodyDays: 30 },
       log: log as unknown as CleanUpDeps["log"],
       now: () => now,
     });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -9,6 +9,9 @@ import type { AnalyticsEventName } from "../../../server/domain/analytics-catalo
 import type { AnalyticsEvent } from "../../../server/domain/analytics-event.ts";
 import { createI18n, loadMessages } from "../../../server/i18n/index.ts";
 import { type CleanUpDeps, runCleanUp, testPaymentDays } from "../../../server/jobs/clean-up.ts";
+import { enqueueMail, type OutgoingMail } from "../../../server/mail/outbox.ts";
+import { createMailSender } from "../../../server/mail/sender.ts";
+import { fileTransport } from "../../../server/mail/transport.ts";
 import { queueSubscriptionExpiredMail } from "../../../server/payments/subscription-payments.ts";
 import { testPaymentProvider } from "../../../server/payments/test-provider.ts";
 import { analyticsRepository } from "../../../server/store/analytics-repository.ts";
@@ -29,7 +32,12 @@ const dayMs = 86_400_000;
 const justOlder = (days: number) => new Date(now.getTime() - days * dayMs - 1000);
 /** A second inside the window: still kept. */
 const justYounger = (days: number) => new Date(now.getTime() - days * dayMs + 1000);
-const defaults: Retention = { analyticsRawDays: 90, stagedUploadDays: 7, emptyProjectDays: 30 };
+const defaults: Retention = {
+  analyticsRawDays: 90,
+  stagedUploadDays: 7,
+  emptyProjectDays: 30,
+  mailBodyDays: 30,
+};
 const book = { productId: "exclusive-photobook", orientation: "portrait", sizeId: "21x30" };
 
 const folders: string[] = [];
@@ -37,10 +45,14 @@ afterAll(() => {
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 });
 
-function diskStorage(): PhotoStorage {
+function diskFolder(): string {
   const dir = mkdtempSync(join(tmpdir(), "shop-retention-"));
   folders.push(dir);
-  return diskPhotoStorage(dir);
+  return dir;
+}
+
+function diskStorage(): PhotoStorage {
+  return diskPhotoStorage(diskFolder());
 }
 
 /** What the job logged as failing: a test reads it when a rule is meant to fail. */
@@ -326,7 +338,12 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
     const defaultsKeep = await cleanUp(database, storage);
     expect(defaultsKeep.counts).toMatchObject({ analyticsEvents: 0, stagedUploads: 0, emptyProjects: 0 });
 
-    const short: Retention = { analyticsRawDays: 1, stagedUploadDays: 1, emptyProjectDays: 1 };
+    const short: Retention = {
+      analyticsRawDays: 1,
+      stagedUploadDays: 1,
+      emptyProjectDays: 1,
+      mailBodyDays: 1,
+    };
     const shortGo = await cleanUp(database, storage, short);
     expect(shortGo.counts).toMatchObject({ analyticsEvents: 3, stagedUploads: 1, emptyProjects: 1 });
     expect(await uploadIds(database)).not.toContain(photo);
@@ -336,7 +353,12 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
     await sendEvents(database, yearAgo, "share", 1);
     await stagePhoto(database, storage, yearAgo);
     await photoProjectRepository(database.db).create("owner-a", book, yearAgo);
-    const long: Retention = { analyticsRawDays: 400, stagedUploadDays: 400, emptyProjectDays: 400 };
+    const long: Retention = {
+      analyticsRawDays: 400,
+      stagedUploadDays: 400,
+      emptyProjectDays: 400,
+      mailBodyDays: 400,
+    };
     const longKeep = await cleanUp(database, storage, long);
     expect(longKeep.counts).toMatchObject({ analyticsEvents: 0, stagedUploads: 0, emptyProjects: 0 });
   });
@@ -448,6 +470,70 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
     expect((await run()).counts).toMatchObject({ unpaidSubscriptions: 0, signups: 0 });
   });
 
+  it(`erases a sent mail's text and .eml file a second past ${defaults.mailBodyDays} days, and keeps a younger one and one not yet sent`, async () => {
+    const database = await open();
+    const mailFolder = join(diskFolder(), "mail");
+    const mail = (kind: string, link: string): OutgoingMail => ({
+      kind,
+      locale: "nl",
+      to: "anna@example.nl",
+      replyTo: "klantenservice@fotohoek.nl",
+      subject: `Bestelling ${kind}`,
+      text: `Hallo Anna,\n\nJe link: ${link}`,
+      html: `<p>Hallo Anna, <a href="${link}">je link</a></p>`,
+    });
+    /** Queues a mail and sends it as the shop does without SMTP, at `at`. */
+    const sendAt = async (kind: string, at: Date) => {
+      const id = await enqueueMail(database.db, mail(kind, `https://shop.test/${kind}`), at);
+      const sender = createMailSender({
+        db: database.db,
+        dialect: database.dialect,
+        transport: fileTransport(mailFolder, "Fotohoek <klantenservice@fotohoek.nl>"),
+        now: () => at,
+        log: { info() {}, warn() {}, error() {} },
+      });
+      expect(await sender.runOnce()).toEqual({ sent: 1, failed: 0 });
+      await sender.stop();
+      return id;
+    };
+    const old = await sendAt("old-mail", justOlder(defaults.mailBodyDays));
+    const young = await sendAt("young-mail", justYounger(defaults.mailBodyDays));
+    // Queued long ago and not yet sent (its server is down, say): it still has to go out.
+    const waiting = await enqueueMail(
+      database.db,
+      mail("waiting-mail", "https://shop.test/waiting"),
+      justOlder(defaults.mailBodyDays),
+    );
+    const filesOf = (kind: string) => readdirSync(mailFolder).filter((name) => name.includes(kind));
+    expect(filesOf("old-mail")).toHaveLength(1);
+    expect(filesOf("young-mail")).toHaveLength(1);
+
+    const result = await runCleanUp({
+      database,
+      photoStorage: diskStorage(),
+      retention: defaults,
+      log: quietLog().log,
+      now: () => now,
+      mailFolder,
+    });
+    expect(result.failed).toEqual([]);
+    const row = (id: number) =>
+      database.db.selectFrom("outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const erased = await row(old);
+    // The record stays: what kind of mail, in which language, when, and that it went out.
+    expect(erased).toMatchObject({ kind: "old-mail", locale: "nl", html_body: null, reply_to: null });
+    expect(erased.sent_at).not.toBeNull();
+    expect([erased.text_body, erased.subject, erased.to_address]).toEqual(["", "", ""]);
+    expect(filesOf("old-mail")).toEqual([]);
+    expect(await row(young)).toMatchObject({
+      text_body: expect.stringContaining("https://shop.test/young-mail"),
+    });
+    expect(filesOf("young-mail")).toHaveLength(1);
+    const queued = await row(waiting);
+    expect(queued).toMatchObject({ sent_at: null, to_address: "anna@example.nl" });
+    expect(queued.text_body).toContain("https://shop.test/waiting");
+  });
+
   it("counts nothing twice when two runs start at once", async () => {
     const database = await open();
     const expected = await analyticsHistory(database);
@@ -510,6 +596,7 @@ describe.each(testDatabases().filter((t) => t.name === "postgres"))(
           signups: 0,
           endedSessions: 0,
           testPayments: 0,
+          mailContent: 0,
         },
         failed: [],
       });
