@@ -7,8 +7,11 @@ import {
   cutPage,
   fillPage,
   fillPageGzip,
-  tokenPlaceholder,
+  newTokenMarker,
 } from "../../server/http/caching/page-cache.ts";
+
+/** The marker one rendering puts where its forms' token goes. */
+const marker = newTokenMarker();
 
 const text = (page: ReturnType<typeof cutPage> | undefined) =>
   page ? fillPage(page, () => "T").toString() : undefined;
@@ -17,7 +20,7 @@ describe("the page cache", () => {
   it("keeps a page for its time to live, then forgets it", () => {
     let now = 0;
     const cache = createPageCache({ ttlMs: 1000, now: () => now });
-    cache.set("nl /", cutPage("<p>home</p>"));
+    cache.set("nl /", cutPage("<p>home</p>", marker));
     now = 999;
     expect(text(cache.get("nl /"))).toBe("<p>home</p>");
     now = 1000;
@@ -26,10 +29,10 @@ describe("the page cache", () => {
 
   it("holds at most its number of pages, dropping the oldest", () => {
     const cache = createPageCache({ maxEntries: 2 });
-    cache.set("a", cutPage("1"));
-    cache.set("b", cutPage("2"));
-    cache.set("a", cutPage("1 again"));
-    cache.set("c", cutPage("3"));
+    cache.set("a", cutPage("1", marker));
+    cache.set("b", cutPage("2", marker));
+    cache.set("a", cutPage("1 again", marker));
+    cache.set("c", cutPage("3", marker));
     expect(cache.get("b")).toBeUndefined();
     expect(text(cache.get("a"))).toBe("1 again");
     expect(text(cache.get("c"))).toBe("3");
@@ -37,10 +40,10 @@ describe("the page cache", () => {
 });
 
 describe("a cached page with a form", () => {
-  const html = `<form><input name="_csrf" value="${tokenPlaceholder}"></form><form><input value="${tokenPlaceholder}"></form>`;
+  const html = `<form><input name="_csrf" value="${marker}"></form><form><input value="${marker}"></form>`;
 
-  it("gets each shopper's own token where the placeholder was", () => {
-    const page = cutPage(html);
+  it("gets each shopper's own token where the marker was", () => {
+    const page = cutPage(html, marker);
     expect(fillPage(page, () => "anna").toString()).toBe(
       '<form><input name="_csrf" value="anna"></form><form><input value="anna"></form>',
     );
@@ -49,30 +52,41 @@ describe("a cached page with a form", () => {
 
   it("asks for a token only when the page has a form", () => {
     let asked = 0;
-    fillPage(cutPage("<p>no form</p>"), () => `${++asked}`);
+    fillPage(cutPage("<p>no form</p>", marker), () => `${++asked}`);
     expect(asked).toBe(0);
-    fillPage(cutPage(html), () => `${++asked}`);
+    fillPage(cutPage(html, marker), () => `${++asked}`);
     expect(asked).toBe(1);
+  });
+
+  it("is cut only at its own rendering's marker: another marker's text, typed into the page, stays as typed", () => {
+    const other = newTokenMarker();
+    expect(other).not.toBe(marker);
+    expect(other).toMatch(/^[a-z0-9-]+$/);
+    const typed = `<p>Gezocht: ${other} en csrf-token-placeholder-7c1e</p>`;
+    const page = cutPage(`${typed}${html}`, marker);
+    expect(fillPage(page, () => "anna").toString()).toBe(
+      `${typed}<form><input name="_csrf" value="anna"></form><form><input value="anna"></form>`,
+    );
   });
 });
 
 describe("a cached page for a browser that accepts gzip", () => {
   // gunzip checks the stream, its CRC-32 and its length: a wrong splice throws.
   const unzipped = (html: string, token: string) =>
-    gunzipSync(fillPageGzip(cutPage(html), () => token)).toString("utf8");
+    gunzipSync(fillPageGzip(cutPage(html, marker), () => token)).toString("utf8");
 
   it("unpacks to exactly the page the browser would get uncompressed", () => {
-    const html = `<h1>Fotoboek – 30 × 21 cm</h1><form><input value="${tokenPlaceholder}"></form><p>€ 49,99</p>`;
-    expect(unzipped(html, "tok-1")).toBe(fillPage(cutPage(html), () => "tok-1").toString("utf8"));
+    const html = `<h1>Fotoboek – 30 × 21 cm</h1><form><input value="${marker}"></form><p>€ 49,99</p>`;
+    expect(unzipped(html, "tok-1")).toBe(fillPage(cutPage(html, marker), () => "tok-1").toString("utf8"));
   });
 
   it("works for a page without a form, with a token at either end, and with many forms", () => {
     for (const html of [
       "<p>geen formulier</p>",
-      `${tokenPlaceholder}<p>midden</p>${tokenPlaceholder}`,
-      Array.from({ length: 20 }, (_, i) => `<form>${i}<input value="${tokenPlaceholder}"></form>`).join(""),
+      `${marker}<p>midden</p>${marker}`,
+      Array.from({ length: 20 }, (_, i) => `<form>${i}<input value="${marker}"></form>`).join(""),
     ]) {
-      expect(unzipped(html, "anna")).toBe(html.split(tokenPlaceholder).join("anna"));
+      expect(unzipped(html, "anna")).toBe(html.split(marker).join("anna"));
     }
   });
 
@@ -82,7 +96,7 @@ describe("a cached page for a browser that accepts gzip", () => {
         fc.array(fc.string({ unit: "grapheme", maxLength: 400 }), { minLength: 1, maxLength: 6 }),
         fc.string({ minLength: 1, maxLength: 80 }),
         (pieces, token) => {
-          const html = pieces.join(tokenPlaceholder);
+          const html = pieces.join(marker);
           expect(unzipped(html, token)).toBe(pieces.join(token));
         },
       ),
@@ -91,8 +105,8 @@ describe("a cached page for a browser that accepts gzip", () => {
   });
 
   it("is a fraction of the page's size", () => {
-    const html = `<main>${"<li class=card>Fotoboek 30x21 cm, vanaf € 49,99</li>".repeat(400)}<input value="${tokenPlaceholder}"></main>`;
-    expect(fillPageGzip(cutPage(html), () => "t").length).toBeLessThan(Buffer.byteLength(html) / 10);
+    const html = `<main>${"<li class=card>Fotoboek 30x21 cm, vanaf € 49,99</li>".repeat(400)}<input value="${marker}"></main>`;
+    expect(fillPageGzip(cutPage(html, marker), () => "t").length).toBeLessThan(Buffer.byteLength(html) / 10);
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { constants, crc32, deflateRawSync } from "node:zlib";
 import { crc32Combine, crc32Shift } from "./crc32-combine.ts";
 
@@ -5,11 +6,11 @@ import { crc32Combine, crc32Shift } from "./crc32-combine.ts";
  * Rendered HTML of pages that every shopper sees alike (home, range and product pages),
  * kept briefly in this process. Nothing personal goes in: the key holds the one thing
  * that differs (the header's cart count), and the CSRF token of a form is stored as a
- * placeholder that each response fills with the shopper's own token. Each instance keeps
+ * marker that each response fills with the shopper's own token. Each instance keeps
  * its own copy; nothing here must survive a restart.
  */
 export interface CachedPage {
-  /** The page cut at each token placeholder: one part for a page without a form. */
+  /** The page cut at each token marker: one part for a page without a form. */
   parts: Buffer[];
   /**
    * The same parts, each compressed once as raw deflate blocks that end on a byte
@@ -37,8 +38,15 @@ export interface PageCache {
   set(key: string, page: CachedPage): void;
 }
 
-/** Stands in for the CSRF token in cached HTML; plain characters that HTML escaping leaves alone. */
-export const tokenPlaceholder = "csrf-token-placeholder-7c1e";
+/**
+ * Stands in for the CSRF token in one rendering of a page that is kept: plain characters
+ * that HTML escaping leaves alone. New and random for every rendering, and never sent, so
+ * no text a shopper can type (a search, a name, a form's value shown back) can be it and
+ * be filled with the token of whoever gets the page; a fixed marker could be.
+ */
+export function newTokenMarker(): string {
+  return `csrf-token-${randomBytes(16).toString("hex")}`;
+}
 
 export function createPageCache({ ttlMs = 30_000, maxEntries = 500, now = Date.now } = {}): PageCache {
   // Stored encoded: a hit then costs no UTF-8 encoding of the whole page.
@@ -62,9 +70,9 @@ export function createPageCache({ ttlMs = 30_000, maxEntries = 500, now = Date.n
   };
 }
 
-/** Rendered HTML, encoded and compressed once, cut where the token goes. */
-export function cutPage(html: string): CachedPage {
-  const parts = html.split(tokenPlaceholder).map((part) => Buffer.from(part, "utf8"));
+/** Rendered HTML, encoded and compressed once, cut where the token goes: at `marker`, the one it was rendered with. */
+export function cutPage(html: string, marker: string): CachedPage {
+  const parts = html.split(marker).map((part) => Buffer.from(part, "utf8"));
   const last = parts.length - 1;
   const page: CachedPage = {
     parts,
@@ -82,7 +90,7 @@ export function cutPage(html: string): CachedPage {
   return page;
 }
 
-/** The cached page for one shopper: their token where the placeholder was. */
+/** The cached page for one shopper: their token where the marker was. */
 export function fillPage(page: CachedPage, token: () => string): Buffer {
   if (page.parts.length === 1) return page.parts[0] as Buffer;
   const value = Buffer.from(token(), "utf8");

@@ -3,7 +3,7 @@ import type { Locale } from "../../i18n/locales.ts";
 import type { RouteParams } from "../../i18n/routes.ts";
 import { digest } from "../caching/digest.ts";
 import { answerWithKeptPage } from "../caching/kept-page-answer.ts";
-import { type CachedPage, createPageCache, cutPage, tokenPlaceholder } from "../caching/page-cache.ts";
+import { type CachedPage, createPageCache, cutPage, newTokenMarker } from "../caching/page-cache.ts";
 import { readCartId } from "../cookies/cart-cookie.ts";
 import type { LiveRoutes } from "../localized-routes.ts";
 import { holdsCredentials } from "../security/form-protection.ts";
@@ -175,6 +175,8 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         return answerWithKeptPage(this, cached, send);
       }
       const keptAs = cacheKey ?? personalKey;
+      // Where this rendering's forms put their token, if the page is kept (page-cache.ts).
+      const marker = keptAs ? newTokenMarker() : undefined;
 
       const context = pageContext({
         request,
@@ -184,9 +186,9 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         cartCount: count,
         signedIn,
         noindex: options.noindex ?? false,
-        // A page bound for the cache gets a placeholder; each response fills in its own token.
+        // A page bound for the cache gets the marker; each response fills in its own token.
         csrfToken: () => {
-          if (keptAs) return tokenPlaceholder;
+          if (marker) return marker;
           token ??= holdsCredentials(request) ? this.generateCsrf() : app.sharedFormTokens.current();
           return token;
         },
@@ -197,8 +199,8 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         ...context,
         ...(resolved ?? (typeof data === "function" ? await data() : data)),
       });
-      if (!keptAs) return send(html);
-      const page = cutPage(html);
+      if (!keptAs || !marker) return send(html);
+      const page = cutPage(html, marker);
       (cacheKey ? cache : personalPages).set(keptAs, page);
       offerToShopper(page);
       return answerWithKeptPage(this, page, send);
