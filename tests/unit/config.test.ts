@@ -31,6 +31,13 @@ describe("readConfig", () => {
     expect(existsSync(join(dir, "cookie-secret"))).toBe(false);
   });
 
+  it("keeps a sent mail's content 30 days unless MAIL_BODY_DAYS says otherwise, and refuses a window of none", () => {
+    const dir = tmp();
+    expect(readConfig({ DATA_DIR: dir }).retention.mailBodyDays).toBe(30);
+    expect(readConfig({ DATA_DIR: dir, MAIL_BODY_DAYS: "7" }).retention.mailBodyDays).toBe(7);
+    expect(() => readConfig({ DATA_DIR: dir, MAIL_BODY_DAYS: "0" })).toThrow(/MAIL_BODY_DAYS/);
+  });
+
   it("names the variable that is wrong", () => {
     expect(() => readConfig({ PORT: "eighty" })).toThrow(ConfigError);
     expect(() => readConfig({ PORT: "eighty" })).toThrow(/PORT/);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueueMail, type OutgoingMail } from "../../../server/mail/outbox.ts";
+import { eraseAccountMails } from "../../../server/mail/outbox-erasure.ts";
 import { createMailSender, defaultBackoff, type MailSender } from "../../../server/mail/sender.ts";
 import { fileTransport, type MailTransport, smtpTransport } from "../../../server/mail/transport.ts";
 import type { Database } from "../../../server/store/database.ts";
@@ -343,6 +344,49 @@ describe.each(testDatabases())("the mail sender on $name", (target) => {
     expect(mail.text.trim()).toBe(german.text);
     expect(await files.runOnce()).toEqual({ sent: 0, failed: 0 });
     expect(readdirSync(dir)).toHaveLength(1);
+  });
+
+  it("sends no mail erased after it was claimed, and removes the file of one erased while it was written", async () => {
+    const database = await open();
+    const dir = join(mkdtempSync(join(tmpdir(), "shop-mail-")), "mail");
+    clock = new Date("2026-04-20T10:00:00Z");
+    const annas = { ...dutch, accountId: "account-anna" };
+    const ids = [
+      await enqueueMail(database.db, annas, clock),
+      await enqueueMail(database.db, annas, clock),
+      await enqueueMail(database.db, annas, clock),
+    ];
+    const files = fileTransport(dir, from);
+    let deleted = false;
+    // Anna deletes her account just as the first of her mails is being written.
+    const racing: MailTransport = {
+      ...files,
+      async deliver(mail) {
+        if (!deleted) {
+          deleted = true;
+          await eraseAccountMails(
+            database.db,
+            { accountId: "account-anna", orderIds: [], emailKey: "anna@example.nl" },
+            clock,
+          );
+        }
+        await files.deliver(mail);
+      },
+    };
+
+    expect(await sender(database, racing).runOnce()).toEqual({ sent: 1, failed: 0 });
+    expect(readdirSync(dir)).toEqual([]);
+    const [first, ...rest] = await rows(database);
+    expect(first).toMatchObject({ id: expect.anything(), text_body: "", to_address: "" });
+    expect(first?.sent_at).not.toBeNull();
+    expect(rest.map((r) => [Number(r.id), r.sent_at, r.text_body])).toEqual([
+      [ids[1], null, ""],
+      [ids[2], null, ""],
+    ]);
+    // Parked: no later pass sends them either.
+    advance(24 * 3_600_000);
+    expect(await sender(database, files, "two").runOnce()).toEqual({ sent: 0, failed: 0 });
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it("parks a mail after its last attempt, keeping it and its error", async () => {
