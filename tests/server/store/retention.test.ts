@@ -534,6 +534,49 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
     expect(queued.text_body).toContain("https://shop.test/waiting");
   });
 
+  it(`erases a parked mail ${defaults.mailBodyDays} days after it was queued, and it stays parked`, async () => {
+    const database = await open();
+    const queuedAt = justOlder(defaults.mailBodyDays);
+    const id = await enqueueMail(
+      database.db,
+      {
+        kind: "password-reset",
+        locale: "nl",
+        to: "anna@example.nl",
+        subject: "Reset",
+        text: "https://shop.test/r",
+      },
+      queuedAt,
+    );
+    // The mail server refused it, and the sender gave up after its last attempt.
+    const refusing = createMailSender({
+      db: database.db,
+      dialect: database.dialect,
+      transport: {
+        description: "a server that refuses",
+        deliver: async () => {
+          throw new Error("550 mailbox unavailable");
+        },
+        close() {},
+      },
+      maxAttempts: 1,
+      now: () => queuedAt,
+      log: { info() {}, warn() {}, error() {} },
+    });
+    expect(await refusing.runOnce()).toEqual({ sent: 0, failed: 1 });
+    await refusing.stop();
+
+    const result = await cleanUp(database, diskStorage());
+    expect(result.counts.mailContent).toBe(1);
+    const row = await database.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ sent_at: null, text_body: "", subject: "", to_address: "" });
+    expect(row.last_error).toMatch(/gave up/);
+  });
+
   it("counts nothing twice when two runs start at once", async () => {
     const database = await open();
     const expected = await analyticsHistory(database);
