@@ -1,7 +1,9 @@
+import { photoExtent } from "../domain/photo-extent.ts";
 import type { PhotoFormat } from "../domain/photo-type.ts";
 import { randomId } from "../store/random-id.ts";
 import type { Upload, UploadRepository } from "../store/upload-repository.ts";
 import { type DecodeQueue, DecodeTimeout } from "./decode-queue.ts";
+import { withoutLocation } from "./photo-location.ts";
 import { makeThumbnail, type RejectReason, readPhotoHeader, thumbnailFailure } from "./photo-processing.ts";
 import { type PhotoStorage, removePhotoFiles, storageKeys } from "./photo-storage.ts";
 import { uploadLimits } from "./upload-limits.ts";
@@ -66,12 +68,19 @@ export function photoIntake(
       // The header first, outside the queue: an image bomb is refused before any decode.
       const photo = await readPhotoHeader(file.data, maxPixels);
       if (!photo.ok) return { name, reason: photo.reason };
+      // One image and nothing after it: a decoder stops at the image's end, so whatever
+      // follows (megabytes of anything) would be stored unseen.
+      const extent = photoExtent(file.data, photo.format);
+      if (extent === undefined) return { name, reason: "unreadable" };
+      if (extent < file.data.length) return { name, reason: "trailingData" };
       const thumbnail = await thumbnailOf(file.data, photo.format);
       if (typeof thumbnail === "string") return { name, reason: thumbnail };
+      const original = await withoutLocation(file.data, photo.format);
+      if (!original) return { name, reason: "locationKept" };
       // Files first, then the row: a listed upload always has its files.
       const id = randomId();
       try {
-        await storage.put(storageKeys.original(id), file.data);
+        await storage.put(storageKeys.original(id), original);
         await storage.put(storageKeys.thumbnail(id), thumbnail);
         return await uploads.add({
           id,
@@ -80,7 +89,7 @@ export function photoIntake(
           format: photo.format,
           width: photo.width,
           height: photo.height,
-          bytes: file.data.length,
+          bytes: original.length,
           ...(projectId ? { projectId } : {}),
         });
       } catch (err) {

@@ -14,7 +14,9 @@ export type RejectReason =
   | "projectFull"
   | "shopperFull"
   | "tooMany"
-  | "rateLimited";
+  | "rateLimited"
+  | "trailingData"
+  | "locationKept";
 
 export interface PhotoHeader {
   format: PhotoFormat;

@@ -1,54 +1,23 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
-import { multipart, type Part, photos } from "../support/photos.ts";
+import {
+  expectOnlyKept as expectOnlyKeptOf,
+  multipart,
+  photos,
+  startBookWith as startBook,
+  storedUploads as stored,
+} from "../support/photos.ts";
 
 const bomb = photos.pngBomb(16000);
 const plain = (s: string) => s.replace(/\s+/g, " ");
+/** Nothing but `kept` more photos since `before`, and no byte of the bomb. */
+const expectOnlyKept = (shop: TestShop, before: Awaited<ReturnType<typeof stored>>, kept: string[]) =>
+  expectOnlyKeptOf(shop, before, kept, [bomb]);
 const ajax = (browser: BrowserSession) => ({
   "x-requested-with": "XMLHttpRequest",
   "x-csrf-token": browser.token,
 });
-
-/** What the shop keeps of uploads: rows and files. Refused files must add to neither. */
-async function stored(shop: TestShop) {
-  const rows = await shop.database.db.selectFrom("uploads").select(["id", "original_name"]).execute();
-  const folder = (name: string) => {
-    const dir = join(shop.config.dataDir, "uploads", name);
-    return existsSync(dir) ? readdirSync(dir).map((f) => join(dir, f)) : [];
-  };
-  return { rows, originals: folder("originals"), thumbnails: folder("thumbnails") };
-}
-
-/** Checks that nothing but `kept` more photos were stored since `before`, and no byte of the refused file. */
-async function expectOnlyKept(shop: TestShop, before: Awaited<ReturnType<typeof stored>>, kept: string[]) {
-  const after = await stored(shop);
-  const added = after.rows.filter((r) => !before.rows.some((b) => b.id === r.id));
-  expect(added.map((r) => r.original_name).sort()).toEqual([...kept].sort());
-  expect(after.originals.length).toBe(before.originals.length + kept.length);
-  expect(after.thumbnails.length).toBe(before.thumbnails.length + kept.length);
-  expect([...after.originals, ...after.thumbnails].filter((f) => f.endsWith(".partial"))).toEqual([]);
-  for (const file of after.originals) expect(readFileSync(file).equals(bomb)).toBe(false);
-}
-
-/** Starts a photo book without JavaScript, the files sent with the form. */
-async function startBook(browser: BrowserSession, locale: "nl" | "de", files: Part["file"][]) {
-  const start = locale === "nl" ? "/fotoboek-maken" : "/fotobuch-gestalten";
-  await browser.get(
-    `${start}?${locale === "nl" ? "fotoboek=exclusief-fotoboek" : "fotobuch=exklusives-fotobuch"}`,
-  );
-  return browser.post(
-    start,
-    multipart([
-      { name: "_csrf", value: browser.token },
-      { name: "product", value: "exclusive-photobook" },
-      { name: "format", value: "portrait:21x30" },
-      ...files.map((file) => ({ name: "photos", file })),
-    ]),
-  );
-}
 
 describe("a 16000 × 16000 PNG of 31 KB, at the default limit of 50 megapixel", () => {
   let shop: TestShop;

@@ -1,6 +1,10 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import type { LightMyRequestResponse } from "fastify";
 import sharp from "sharp";
+import { expect } from "vitest";
+import type { TestShop } from "./app.ts";
 import type { BrowserSession } from "./browser-session.ts";
 
 /**
@@ -31,6 +35,68 @@ function pngBomb(side: number): Buffer {
   ]);
 }
 
+/** XMP as a photo editor writes it, with the place the photo was taken. */
+const xmpWithPlace = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/" exif:GPSLatitude="52,5.5N" photoshop:City="Utrecht"><exif:GPSLongitude>4,53.6E</exif:GPSLongitude><dc:creator><rdf:Seq><rdf:li>Familie de Vries</rdf:li></rdf:Seq></dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>`;
+
+/** The coordinates the located photos carry, as EXIF's GPS rationals write them. */
+export const homeCoordinates = { latitude: "52/1 5/1 3000/100", longitude: "4/1 53/1 3600/100" };
+
+/**
+ * A family photo as a phone writes it: the home's GPS position in EXIF and in XMP, next to
+ * what the shop keeps: turned a quarter (orientation 6), a Display P3 colour profile and
+ * the moment it was taken.
+ */
+function locatedPhoto(format: "jpeg" | "png" | "webp") {
+  return sharp({ create: { width: 1200, height: 900, channels: 3, background: "#3a7bd5" } })
+    .withExif({
+      IFD0: { Copyright: "Familie de Vries" },
+      IFD2: { DateTimeOriginal: "2026:06:01 12:34:56" },
+      IFD3: {
+        GPSLatitudeRef: "N",
+        GPSLatitude: homeCoordinates.latitude,
+        GPSLongitudeRef: "E",
+        GPSLongitude: homeCoordinates.longitude,
+      },
+    })
+    .withMetadata({ orientation: 6 })
+    .withIccProfile("p3")
+    .withXmp(xmpWithPlace)
+    [format]()
+    .toBuffer();
+}
+
+/** EXIF's GPSInfo tag: IFD0's pointer at the GPS directory. */
+const gpsInfoTag = 0x8825;
+
+/**
+ * The tags in a file's IFD0, read from the EXIF block libvips finds in it: what any EXIF
+ * reader sees first, GPSInfo included when the file says where it was taken.
+ */
+export async function exifMainTags(file: Buffer): Promise<{ tags: number[]; gps: boolean }> {
+  const exif = (await sharp(file).metadata()).exif;
+  if (!exif) return { tags: [], gps: false };
+  const tiff = exif.subarray(0, 6).toString("latin1") === "Exif\0\0" ? exif.subarray(6) : exif;
+  const little = tiff.toString("latin1", 0, 2) === "II";
+  const u16 = (at: number) => (little ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+  const u32 = (at: number) => (little ? tiff.readUInt32LE(at) : tiff.readUInt32BE(at));
+  const ifd = u32(4);
+  const tags = Array.from({ length: u16(ifd) }, (_, i) => u16(ifd + 2 + i * 12));
+  return { tags, gps: tags.includes(gpsInfoTag) };
+}
+
+/** Random bytes, the same for the same length: junk that compresses to nothing. */
+function junk(length: number): Buffer {
+  const bytes = Buffer.alloc(length);
+  let seed = 0x2545f491;
+  for (let i = 0; i < length; i++) {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    bytes[i] = seed & 0xff;
+  }
+  return bytes;
+}
+
 /** Real photos made on the spot (nothing binary in the repository), and files that only pretend. */
 export const photos = {
   jpeg: (width = 1200, height = 900, colour = "#3a7bd5") =>
@@ -47,6 +113,23 @@ export const photos = {
       .toBuffer(),
   /** An image bomb: a few dozen kilobytes declaring side × side pixels. */
   pngBomb,
+  /** A photo of noise, which no encoder can make small: about 0.37 MB at 700 × 700, 0.75 MB at 1000 × 1000. */
+  noisyJpeg: (side = 1000) =>
+    sharp({
+      create: {
+        width: side,
+        height: side,
+        channels: 3,
+        background: "#808080",
+        noise: { type: "gaussian", mean: 128, sigma: 60 },
+      },
+    })
+      .jpeg({ quality: 90 })
+      .toBuffer(),
+  /** A photo with the home's coordinates in its EXIF and XMP (locatedPhoto). */
+  located: locatedPhoto,
+  /** A real photo with `bytes` of junk after its end: a decoder reads the photo and never sees the rest. */
+  withJunkAfter: (photo: Buffer, bytes: number) => Buffer.concat([photo, junk(bytes)]),
   /** A text file with a photo's name. */
   textAsJpeg: async () => Buffer.from("Boodschappen: melk, brood, kaas\n"),
   /** The start of a JPEG and then nothing: right magic bytes, unreadable content. */
@@ -128,5 +211,54 @@ export async function uploadPhoto(
     "/fotoboek-maken/fotos",
     multipart([{ name: "photo", file: { filename, data: await photos.jpeg() } }]),
     { "x-requested-with": "XMLHttpRequest", "x-csrf-token": browser.token },
+  );
+}
+
+/** What the shop keeps of uploads: rows and files (paths). A refused file must add to neither. */
+export async function storedUploads(shop: TestShop) {
+  const rows = await shop.database.db.selectFrom("uploads").select(["id", "original_name"]).execute();
+  const folder = (name: string) => {
+    const dir = join(shop.config.dataDir, "uploads", name);
+    return existsSync(dir) ? readdirSync(dir).map((f) => join(dir, f)) : [];
+  };
+  return { rows, originals: folder("originals"), thumbnails: folder("thumbnails") };
+}
+
+/**
+ * Checks that nothing but `kept` more photos were stored since `before` (rows, originals and
+ * thumbnails, no half-written file), and that no stored original is one of the refused files.
+ */
+export async function expectOnlyKept(
+  shop: TestShop,
+  before: Awaited<ReturnType<typeof storedUploads>>,
+  kept: string[],
+  refused: Buffer[] = [],
+) {
+  const after = await storedUploads(shop);
+  const added = after.rows.filter((r) => !before.rows.some((b) => b.id === r.id));
+  expect(added.map((r) => r.original_name).sort()).toEqual([...kept].sort());
+  expect(after.originals.length).toBe(before.originals.length + kept.length);
+  expect(after.thumbnails.length).toBe(before.thumbnails.length + kept.length);
+  expect([...after.originals, ...after.thumbnails].filter((f) => f.endsWith(".partial"))).toEqual([]);
+  for (const file of after.originals) {
+    const data = readFileSync(file);
+    for (const r of refused) expect(data.equals(r)).toBe(false);
+  }
+}
+
+/** Starts a photo book without JavaScript (the exclusive one, portrait 21×30), the files sent with the form. */
+export async function startBookWith(browser: BrowserSession, locale: "nl" | "de", files: Part["file"][]) {
+  const start = locale === "nl" ? "/fotoboek-maken" : "/fotobuch-gestalten";
+  await browser.get(
+    `${start}?${locale === "nl" ? "fotoboek=exclusief-fotoboek" : "fotobuch=exklusives-fotobuch"}`,
+  );
+  return browser.post(
+    start,
+    multipart([
+      { name: "_csrf", value: browser.token },
+      { name: "product", value: "exclusive-photobook" },
+      { name: "format", value: "portrait:21x30" },
+      ...files.map((file) => ({ name: "photos", file })),
+    ]),
   );
 }
