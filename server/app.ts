@@ -21,6 +21,7 @@ import { readyAnswers } from "./http/caching/ready-answers.ts";
 import { registerGracefulClose } from "./http/graceful-close.ts";
 import { clientLimits } from "./http/limits/client-limits.ts";
 import { sharedCounters } from "./http/limits/shared-counters.ts";
+import { uploadBytesPerClient } from "./http/limits/upload-bytes.ts";
 import { localizedRoutes } from "./http/localized-routes.ts";
 import { multipartOptions } from "./http/multipart-form.ts";
 import { assetResolver, loadManifest } from "./http/rendering/assets.ts";
@@ -87,6 +88,7 @@ import { uploadRepository } from "./store/upload-repository.ts";
 import { decodeQueue } from "./uploads/decode-queue.ts";
 import { photoIntake } from "./uploads/photo-intake.ts";
 import { diskPhotoStorage } from "./uploads/photo-storage.ts";
+import { storageQuota } from "./uploads/storage-quota.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -298,13 +300,19 @@ export async function buildApp({
   const intake = photoIntake(services.uploads, services.photoStorage, {
     maxPixels: config.uploadMaxPixels,
     decodes: decodeQueue({ slots: 2, timeoutMs: config.uploadDecodeTimeoutMs }),
+    storage: storageQuota(() => services.uploads.totalBytes(), config.uploadStorageMaxBytes),
   });
+  // Bytes per client address and hour, in the same store as the rate limits.
+  const receiving = {
+    intake,
+    uploadBytes: uploadBytesPerClient(counters, config.limits.uploadBytesPerClient),
+  };
   // Forms with photos are read as streams; only the routes that take them get the parser.
   let projectCart: ReturnType<typeof editorRoutes> | undefined;
   await app.register(async (withFiles) => {
     await withFiles.register(fastifyMultipart, multipartOptions);
-    projectCart = editorRoutes(withFiles, services, routes, intake);
-    uploadRoutes(withFiles, services, routes, intake);
+    projectCart = editorRoutes(withFiles, services, routes, receiving);
+    uploadRoutes(withFiles, services, routes, receiving);
   });
   // The cart and checkout in a scope of their own: a failing database there gets its own page.
   await app.register(async (checkout) => {

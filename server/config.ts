@@ -35,6 +35,8 @@ export interface Config {
   uploadMaxPixels: number;
   /** A photo decode taking longer than this is abandoned and the shopper told so. */
   uploadDecodeTimeoutMs: number;
+  /** Bytes of originals the instance keeps at most, everyone's together; past it, new photos are refused. */
+  uploadStorageMaxBytes: number;
   /** What the clean-up job keeps, in days. */
   retention: Retention;
   cookieSecret: string;
@@ -83,6 +85,8 @@ export interface StoreLimits {
   addressesPerClient: number;
   /** Photos uploaded per client per hour. */
   uploadsPerClient: number;
+  /** Bytes of photos stored per client per hour (an IPv6 client counts per /64). */
+  uploadBytesPerClient: number;
   /** New photo projects per client per hour. */
   projectsPerClient: number;
   /** Analytics events stored per client per minute. */
@@ -226,6 +230,8 @@ export function parseTrustProxy(value: string | undefined): false | number | str
   return entries.map((entry) => (namedRanges.has(entry.toLowerCase()) ? entry.toLowerCase() : entry));
 }
 
+const megabyte = 1024 * 1024;
+
 const positive = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 export const projectRoot = resolve(dirname(new URL(import.meta.url).pathname), "..");
@@ -256,6 +262,7 @@ const envSchema = z.object({
   CART_LINE_LIMIT: positive(100),
   ADDRESS_RATE_LIMIT: positive(30),
   UPLOAD_RATE_LIMIT: positive(1000),
+  UPLOAD_BYTES_PER_CLIENT_MB: positive(2048),
   PROJECT_RATE_LIMIT: positive(30),
   ANALYTICS_RATE_LIMIT: positive(300),
   REDIS_URL: z
@@ -264,6 +271,7 @@ const envSchema = z.object({
     .optional(),
   UPLOAD_MAX_PIXELS: positive(50_000_000),
   UPLOAD_DECODE_TIMEOUT_MS: positive(20_000),
+  UPLOAD_STORAGE_MAX_GB: positive(100),
   ANALYTICS_RAW_DAYS: positive(90),
   STAGED_UPLOAD_DAYS: positive(7),
   EMPTY_PROJECT_DAYS: positive(30),
@@ -338,12 +346,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       linesPerCart: e.CART_LINE_LIMIT,
       addressesPerClient: e.ADDRESS_RATE_LIMIT,
       uploadsPerClient: e.UPLOAD_RATE_LIMIT,
+      uploadBytesPerClient: e.UPLOAD_BYTES_PER_CLIENT_MB * megabyte,
       projectsPerClient: e.PROJECT_RATE_LIMIT,
       analyticsEventsPerClient: e.ANALYTICS_RATE_LIMIT,
     },
     redisUrl: e.REDIS_URL,
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     uploadDecodeTimeoutMs: e.UPLOAD_DECODE_TIMEOUT_MS,
+    uploadStorageMaxBytes: e.UPLOAD_STORAGE_MAX_GB * 1024 * megabyte,
     retention: {
       analyticsRawDays: e.ANALYTICS_RAW_DAYS,
       stagedUploadDays: e.STAGED_UPLOAD_DAYS,

@@ -213,11 +213,11 @@ export function mount(element: HTMLElement): () => void {
       if (xhr.status >= 200 && xhr.status < 300) {
         queue.settle(id, "done");
         accepted(id, xhr.responseText);
-      } else if (xhr.status === 422 || xhr.status === 429) {
-        // Refused, with the reason in the answer; after a 429 (too many photos from this
-        // connection lately) the same file may be tried again later.
+      } else if (xhr.status === 422 || xhr.status === 429 || xhr.status === 507) {
+        // Refused, with the reason in the answer; after a 429 (too much from this connection
+        // lately) or a 507 (the shop's storage is full) the same file may be tried again later.
         queue.settle(id, "failed");
-        accepted(id, xhr.responseText, xhr.status === 429);
+        accepted(id, xhr.responseText, xhr.status === 429 || xhr.status === 507);
       } else {
         queue.settle(id, "failed");
         ended(id, texts.failed, true);

@@ -23,10 +23,19 @@ import type { Translate } from "../i18n/translate.ts";
 import type { PhotoProject } from "../store/photo-project-repository.ts";
 import { isRandomId } from "../store/random-id.ts";
 import type { Upload } from "../store/upload-repository.ts";
-import { isRejection, type PhotoIntake, type Rejection } from "../uploads/photo-intake.ts";
+import { isRejection, type Rejection } from "../uploads/photo-intake.ts";
 import { removePhotoFiles } from "../uploads/photo-storage.ts";
 import { megabytes, uploadLimits } from "../uploads/upload-limits.ts";
-import { rejectionMessage, removedFlash, takeRemovedNotice, uploadRefused, uploadView } from "./uploads.ts";
+import {
+  type PhotoReceiving,
+  receivePhoto,
+  refusedStatus,
+  rejectionMessage,
+  removedFlash,
+  takeRemovedNotice,
+  uploadLimitsShown,
+  uploadView,
+} from "./uploads.ts";
 
 /** What the project page says after a redirect-after-post: how many photos joined, which files did not. */
 interface PhotosNotice {
@@ -52,13 +61,13 @@ export function editorRoutes(
   app: FastifyInstance,
   services: Services,
   routes: LocalizedRoutes,
-  intake: PhotoIntake,
+  receiving: PhotoReceiving,
 ): ProjectCart {
   const route = routes.on(app);
   const { catalogue, i18n, links, projects, uploads, photoStorage } = services;
   const books = catalogue.products.filter(isPhotoBook);
   const money = (cents: number, locale: Locale) => formatPrice(cents, locale);
-  const pixelLimit = (locale: Locale) => ({ maxPixels: services.config.uploadMaxPixels, locale });
+  const pixelLimit = (locale: Locale) => uploadLimitsShown(services, locale);
 
   const productParam = (locale: Locale) => i18n.t[locale]("editor.query.product");
   const photoParam = (locale: Locale) => i18n.t[locale]("editor.query.photo");
@@ -262,9 +271,7 @@ export function editorRoutes(
           return;
         }
         if (keepsFiles) {
-          received.push(
-            (await uploadRefused(services, request, reply, file)) ?? (await intake.receive(owner, file)),
-          );
+          received.push(await receivePhoto(services, receiving, request, reply, owner, file));
         }
       });
       if (!form) return reply;
@@ -318,9 +325,10 @@ export function editorRoutes(
         );
       };
       if (!size?.available || errors.length > 0) {
-        // Over a client limit, and nothing else to mend but waiting: 429 (Retry-After is set).
-        const limited = projectWait !== undefined || (photos.length === 0 && rejected.some((r) => r.wait));
-        return refuse(limited ? 429 : 422);
+        // Over a client limit, and nothing else to mend but waiting: 429 (Retry-After is set);
+        // every photo refused for the shop's full storage: 507.
+        if (projectWait !== undefined) return refuse(429);
+        return refuse(photos.length === 0 ? refusedStatus(rejected) : 422);
       }
       const wait = await overClientLimit(services.limits.projects, request, reply, "photo project");
       if (wait !== undefined) {
@@ -457,10 +465,7 @@ export function editorRoutes(
       const { owner, project } = own;
       const received: Array<Upload | Rejection> = [];
       const form = await readMultipartForm(app, request, reply, async (file) => {
-        received.push(
-          (await uploadRefused(services, request, reply, file)) ??
-            (await intake.receive(owner, file, project.id)),
-        );
+        received.push(await receivePhoto(services, receiving, request, reply, owner, file, project.id));
       });
       if (!form) return reply;
       const rejected = received.filter(isRejection);
@@ -469,9 +474,11 @@ export function editorRoutes(
       const result = await attachAll(owner, project, await stagedUploads(owner, form.fields.upload ?? []));
       await projects.touch(project.id);
       const photosNotice = notice(direct + result.attached, [...rejected, ...result.rejected]);
-      if (photosNotice.added === 0 && rejected.some((r) => r.wait)) {
-        // Nothing joined because the client uploaded too much lately: said at once, with Retry-After.
-        return showProject(request, reply, project, { notice: photosNotice }, 429);
+      const status = refusedStatus(rejected);
+      if (photosNotice.added === 0 && status !== 422) {
+        // Nothing joined because the client uploaded too much lately (said at once, with
+        // Retry-After), or because the shop has no room left: said at once too.
+        return showProject(request, reply, project, { notice: photosNotice }, status);
       }
       writeFlash(reply, flashName, photosNotice);
       return reply.redirect(`${projectHref(request.locale, project.id)}#preview`, 303);

@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { takeFlash } from "../http/cookies/flash-cookie.ts";
 import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
 import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
+import type { UploadBytesLimit } from "../http/limits/upload-bytes.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
-import { readMultipartForm } from "../http/multipart-form.ts";
+import { type ReceivedFile, readMultipartForm } from "../http/multipart-form.ts";
 import { isAjax } from "../http/rendering/pages.ts";
 import type { Services } from "../http/services.ts";
 import { intlLocale, type Locale, perLocale } from "../i18n/locales.ts";
@@ -53,11 +54,20 @@ export function uploadViews(
 /** "50" or "12,5": megapixels as the shopper's language writes them. */
 const megapixels = perLocale((l) => new Intl.NumberFormat(intlLocale[l], { maximumFractionDigits: 1 }));
 
+/** The instance's limits a refusal may name, for rejectionMessage. */
+export function uploadLimitsShown(services: Services, locale: Locale) {
+  return {
+    maxPixels: services.config.uploadMaxPixels,
+    bytesPerClient: services.config.limits.uploadBytesPerClient,
+    locale,
+  };
+}
+
 /** A refused file in the shopper's words, with the limit it ran into (the pixel limit is the instance's setting). */
 export function rejectionMessage(
   rejection: Rejection,
   t: Translate,
-  limits: { maxPixels: number; locale: Locale },
+  limits: { maxPixels: number; bytesPerClient: number; locale: Locale },
 ): string {
   return t(`editor.rejected.${rejection.reason}`, {
     name: rejection.name,
@@ -66,22 +76,55 @@ export function rejectionMessage(
     projectMax: uploadLimits.maxPhotosPerProject,
     shopperMax: uploadLimits.maxPhotosPerShopper,
     perRequest: uploadLimits.maxFilesPerRequest,
+    bytesMax: megabytes(limits.bytesPerClient),
     retry: rejection.wait ? retryText(t, rejection.wait) : "",
   });
 }
 
+/** The intake and the per-client byte limit the routes that take photos share. */
+export interface PhotoReceiving {
+  intake: PhotoIntake;
+  uploadBytes: UploadBytesLimit;
+}
+
 /**
- * Counts one file against the client's upload limit (UPLOAD_RATE_LIMIT per hour), before
- * anything of it is stored: over the limit, the refusal to report instead, with Retry-After.
+ * Receives one file for the shopper (into a project when given). First it counts against
+ * the client's limits, before anything of it is stored: one more photo (UPLOAD_RATE_LIMIT
+ * per hour), and its bytes (UPLOAD_BYTES_PER_CLIENT_MB per hour), which go back to the
+ * client when the file is refused after all. Over a limit: the refusal, with Retry-After.
  */
-export async function uploadRefused(
+export async function receivePhoto(
   services: Services,
+  receiving: PhotoReceiving,
   request: FastifyRequest,
   reply: FastifyReply,
-  file: { name: string },
-): Promise<Rejection | undefined> {
+  owner: string,
+  file: ReceivedFile,
+  projectId?: string,
+): Promise<Upload | Rejection> {
+  const name = displayName(file.name);
   const wait = await overClientLimit(services.limits.uploads, request, reply, "photo upload");
-  return wait === undefined ? undefined : { name: displayName(file.name), reason: "rateLimited", wait };
+  if (wait !== undefined) return { name, reason: "rateLimited", wait };
+  const bytes = await receiving.uploadBytes.take(request, reply, file.data.length);
+  if ("wait" in bytes) return { name, reason: "bytesRateLimited", wait: bytes.wait };
+  let result: Upload | Rejection | undefined;
+  try {
+    result = await receiving.intake.receive(owner, file, projectId);
+    return result;
+  } finally {
+    if (!result || isRejection(result)) await bytes.giveBack();
+  }
+}
+
+/**
+ * The status for a post whose files were all refused (or that kept some, for the
+ * uploader's one-file posts): 429 when waiting will do (Retry-After is set), 507 when the
+ * shop has no room left, 422 for anything the shopper can mend.
+ */
+export function refusedStatus(rejected: readonly Rejection[]): 429 | 507 | 422 {
+  if (rejected.some((r) => r.wait)) return 429;
+  if (rejected.some((r) => r.reason === "storageFull")) return 507;
+  return 422;
 }
 
 /**
@@ -92,7 +135,7 @@ export function uploadRoutes(
   app: FastifyInstance,
   services: Services,
   routes: LocalizedRoutes,
-  intake: PhotoIntake,
+  receiving: PhotoReceiving,
 ): void {
   const route = routes.on(app);
   const { i18n, uploads, projects, photoStorage } = services;
@@ -116,7 +159,8 @@ export function uploadRoutes(
    * The enhanced uploader sends each photo on its own, for per-file progress and
    * cancel; the photo is kept for the shopper and joins a project when the form around
    * it is sent. The answer is the list item (200) or the reason it was refused (422; 429
-   * with Retry-After when the client uploaded too many photos lately).
+   * with Retry-After when the client uploaded too many photos or bytes lately; 507 when the
+   * shop's storage is full).
    */
   route(
     "editorUpload",
@@ -134,9 +178,7 @@ export function uploadRoutes(
           results.push({ name: displayName(file.name), reason: "projectFull" });
           return;
         }
-        results.push(
-          (await uploadRefused(services, request, reply, file)) ?? (await intake.receive(owner, file)),
-        );
+        results.push(await receivePhoto(services, receiving, request, reply, owner, file));
       });
       if (!form) return reply;
       const projectId = project?.id;
@@ -158,11 +200,9 @@ export function uploadRoutes(
         {
           title: "",
           staged: accepted.map(uploadView),
-          messages: rejected.map((r) =>
-            rejectionMessage(r, t, { maxPixels: services.config.uploadMaxPixels, locale: request.locale }),
-          ),
+          messages: rejected.map((r) => rejectionMessage(r, t, uploadLimitsShown(services, request.locale))),
         },
-        { status: rejected.some((r) => r.wait) ? 429 : rejected.length > 0 ? 422 : 200 },
+        { status: rejected.length > 0 ? refusedStatus(rejected) : 200 },
       );
     },
     { csrf: false, rateLimit: { max: 120, timeWindow: "1 minute" } },

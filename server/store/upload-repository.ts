@@ -28,6 +28,8 @@ export interface UploadRepository {
   listByProject(projectId: string): Promise<Upload[]>;
   countByOwner(ownerId: string): Promise<number>;
   countInProject(projectId: string): Promise<number>;
+  /** Bytes of every original the shop keeps, everyone's: what the instance's storage limit counts. */
+  totalBytes(): Promise<number>;
   /**
    * Puts this shopper's uploads that belong to no project yet into the project, at most
    * `room` of them; others' uploads and ones already in a project are left alone.
@@ -118,6 +120,14 @@ export function uploadRepository(db: Kysely<Schema>): UploadRepository {
 
     countByOwner: (ownerId) => count("owner_id", ownerId),
     countInProject: (projectId) => count("project_id", projectId),
+
+    async totalBytes() {
+      const row = await db
+        .selectFrom("uploads")
+        .select((eb) => eb.fn.sum<string | number | null>("bytes").as("total"))
+        .executeTakeFirst();
+      return Number(row?.total ?? 0);
+    },
 
     async remove(ownerId, id) {
       const result = await db

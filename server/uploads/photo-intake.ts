@@ -6,6 +6,7 @@ import { type DecodeQueue, DecodeTimeout } from "./decode-queue.ts";
 import { withoutLocation } from "./photo-location.ts";
 import { makeThumbnail, type RejectReason, readPhotoHeader, thumbnailFailure } from "./photo-processing.ts";
 import { type PhotoStorage, removePhotoFiles, storageKeys } from "./photo-storage.ts";
+import type { StorageQuota } from "./storage-quota.ts";
 import { uploadLimits } from "./upload-limits.ts";
 
 /** A file the shop did not keep, and why, in words the next page can translate. */
@@ -39,6 +40,8 @@ export interface DecodeLimits {
   maxPixels: number;
   /** The instance's decodes: a few at a time, each within its time (UPLOAD_DECODE_TIMEOUT_MS). */
   decodes: DecodeQueue;
+  /** The instance's room for photos (UPLOAD_STORAGE_MAX_GB). */
+  storage: StorageQuota;
 }
 
 export function photoIntake(
@@ -46,7 +49,7 @@ export function photoIntake(
   storage: PhotoStorage,
   limits: DecodeLimits,
 ): PhotoIntake {
-  const { maxPixels, decodes } = limits;
+  const { maxPixels, decodes, storage: room } = limits;
   /** The thumbnail, or why there is none; a refused or abandoned file leaves nothing behind. */
   const thumbnailOf = async (data: Buffer, format: PhotoFormat): Promise<Buffer | RejectReason> => {
     try {
@@ -73,28 +76,35 @@ export function photoIntake(
       const extent = photoExtent(file.data, photo.format);
       if (extent === undefined) return { name, reason: "unreadable" };
       if (extent < file.data.length) return { name, reason: "trailingData" };
-      const thumbnail = await thumbnailOf(file.data, photo.format);
-      if (typeof thumbnail === "string") return { name, reason: thumbnail };
-      const original = await withoutLocation(file.data, photo.format);
-      if (!original) return { name, reason: "locationKept" };
-      // Files first, then the row: a listed upload always has its files.
-      const id = randomId();
+      // Room is claimed before the decode, and held until the row counts it.
+      const claim = await room.claim(file.data.length);
+      if (!claim) return { name, reason: "storageFull" };
       try {
-        await storage.put(storageKeys.original(id), original);
-        await storage.put(storageKeys.thumbnail(id), thumbnail);
-        return await uploads.add({
-          id,
-          ownerId,
-          originalName: name,
-          format: photo.format,
-          width: photo.width,
-          height: photo.height,
-          bytes: original.length,
-          ...(projectId ? { projectId } : {}),
-        });
-      } catch (err) {
-        await removePhotoFiles(storage, id);
-        throw err;
+        const thumbnail = await thumbnailOf(file.data, photo.format);
+        if (typeof thumbnail === "string") return { name, reason: thumbnail };
+        const original = await withoutLocation(file.data, photo.format);
+        if (!original) return { name, reason: "locationKept" };
+        // Files first, then the row: a listed upload always has its files.
+        const id = randomId();
+        try {
+          await storage.put(storageKeys.original(id), original);
+          await storage.put(storageKeys.thumbnail(id), thumbnail);
+          return await uploads.add({
+            id,
+            ownerId,
+            originalName: name,
+            format: photo.format,
+            width: photo.width,
+            height: photo.height,
+            bytes: original.length,
+            ...(projectId ? { projectId } : {}),
+          });
+        } catch (err) {
+          await removePhotoFiles(storage, id);
+          throw err;
+        }
+      } finally {
+        claim.release();
       }
     },
   };

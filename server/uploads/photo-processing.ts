@@ -16,7 +16,9 @@ export type RejectReason =
   | "tooMany"
   | "rateLimited"
   | "trailingData"
-  | "locationKept";
+  | "locationKept"
+  | "bytesRateLimited"
+  | "storageFull";
 
 export interface PhotoHeader {
   format: PhotoFormat;

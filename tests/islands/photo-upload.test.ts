@@ -234,6 +234,20 @@ describe("the photo-upload island", () => {
     expect(FakeXhr.made).toHaveLength(2);
   });
 
+  it("shows the server's words when the shop cannot store more photos (507), and lets the photo be tried again", () => {
+    render();
+    choose("strand.jpg");
+    (FakeXhr.made[0] as FakeXhr).answer(
+      507,
+      "<p class=\"upload-error\">strand.jpg: de winkel kan op dit moment geen foto's meer bewaren. Probeer het later nog eens; je andere foto's blijven bewaard.</p>",
+    );
+    expect(rows()[0]?.textContent).toContain("de winkel kan op dit moment geen foto's meer bewaren");
+    expect(ids()).toEqual([]);
+    const retry = [...(rows()[0]?.querySelectorAll("button") ?? [])].find((b) => b.textContent === "Opnieuw");
+    retry?.click();
+    expect(FakeXhr.made).toHaveLength(2);
+  });
+
   it("cancels an upload on request, and can try it again", () => {
     render();
     choose("strand.jpg");

@@ -14,6 +14,7 @@ import { migrateToLatest } from "../../server/store/migrate.ts";
 import { signedUp, signIn } from "../support/accounts.ts";
 import { type TestShop, testSecret, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
+import { multipart, photos } from "../support/photos.ts";
 import { keysOfThisRun, redisUrl, removeKeysOfThisRun, shopRedisUrl } from "../support/redis.ts";
 
 afterAll(removeKeysOfThisRun);
@@ -154,6 +155,29 @@ describe("two instances of the shop sharing one Redis", () => {
       remoteAddress: "192.0.2.7",
     });
     expect(other.statusCode).toBe(200);
+  });
+});
+
+describe("photo bytes on two instances sharing one Redis", () => {
+  it("a client's bytes per hour count together: after two photos through either, the third through the other is refused", async () => {
+    const redis = shopRedisUrl();
+    const [a, b] = await twoInstances({ UPLOAD_BYTES_PER_CLIENT_MB: "1", REDIS_URL: redis.url });
+    // 0.37 MB each: two fit in 1 MB, a third does not.
+    const upload = async (shop: TestShop, filename: string) => {
+      const browser = new BrowserSession(shop.app);
+      await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek");
+      return browser.post(
+        "/fotoboek-maken/fotos",
+        multipart([{ name: "photo", file: { filename, data: await photos.noisyJpeg(700) } }]),
+        { "x-requested-with": "XMLHttpRequest", "x-csrf-token": browser.token },
+      );
+    };
+    expect((await upload(a, "een.jpg")).statusCode).toBe(200);
+    expect((await upload(b, "twee.jpg")).statusCode).toBe(200);
+    const third = await upload(a, "drie.jpg");
+    expect(third.statusCode).toBe(429);
+    expect(third.body).toContain("vanaf je verbinding is het afgelopen uur al meer dan 1 MB aan foto");
+    expect(await keysOfThisRun()).toContain(`${redis.prefix}${redisNameSpace}amount:upload-bytes:127.0.0.1`);
   });
 });
 

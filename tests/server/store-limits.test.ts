@@ -394,6 +394,125 @@ describe.each(testDatabases())("limits on what one client stores, on $name", (ta
       expect(await rows(shop, "uploads")).toBe(3);
     });
 
+    /** A photo of noise, 0.37 MB: two fit in 1 MB, a third does not. */
+    const large = async (filename: string, field = "photo"): Promise<Part> => ({
+      name: field,
+      file: { filename, data: await photos.noisyJpeg(700), type: "image/jpeg" },
+    });
+    /** One post through the uploader from a browser that has never been here: a new shopper every time. */
+    const newShopperUploads = async (shop: TestShop, part: Part, ip = home) => {
+      const browser = await browserAt(shop.app, nl.startFor, ip);
+      return browser.files(nl.upload, [part], { ...ajax, "x-csrf-token": browser.token });
+    };
+
+    it("a client address stores at most UPLOAD_BYTES_PER_CLIENT_MB an hour, however many shoppers it is: then 429 in words, JS on and off, and another address goes on", async () => {
+      const shop = await shopWith({ UPLOAD_BYTES_PER_CLIENT_MB: "1" });
+      for (const name of ["een.jpg", "twee.jpg"]) {
+        expect((await newShopperUploads(shop, await large(name))).statusCode).toBe(200);
+      }
+      const third = await newShopperUploads(shop, await large("drie.jpg"));
+      expectRefusal(third);
+      expect(textOf(third.body)).toMatch(
+        /^drie\.jpg: vanaf je verbinding is het afgelopen uur al meer dan 1 MB aan foto's geüpload, dus deze foto is niet bewaard\. Probeer het over \d+ minuten opnieuw\.$/,
+      );
+
+      // Without JavaScript, in German: the start form back, its choice kept, 429.
+      const german = await browserAt(shop.app, de.startFor);
+      const refused = await german.files(de.start, [
+        { name: "product", value: book.product },
+        { name: "format", value: "portrait:21x30" },
+        await large("vier.jpg", "photos"),
+      ]);
+      expectRefusal(refused);
+      expect(textOf(refused.body)).toContain(
+        "vier.jpg: Von Ihrer Verbindung aus wurden in der letzten Stunde schon mehr als 1 MB an Fotos hochgeladen, deshalb wurde dieses Foto nicht gespeichert. Versuchen Sie es bitte in",
+      );
+      expect(refused.body).toContain('<option value="portrait:21x30" selected>');
+      expect(await rows(shop, "uploads")).toBe(2);
+      expect(await rows(shop, "photo_projects")).toBe(0);
+
+      expect((await newShopperUploads(shop, await large("buren.jpg"), neighbour)).statusCode).toBe(200);
+      expect(await rows(shop, "uploads")).toBe(3);
+    });
+
+    it("an IPv6 client counts per /64: other addresses in its block share its bytes, the next block has its own", async () => {
+      const shop = await shopWith({ UPLOAD_BYTES_PER_CLIENT_MB: "1" });
+      expect((await newShopperUploads(shop, await large("een.jpg"), "2001:db8:1:2::10")).statusCode).toBe(
+        200,
+      );
+      expect(
+        (await newShopperUploads(shop, await large("twee.jpg"), "2001:db8:1:2:ffff:1:2:3")).statusCode,
+      ).toBe(200);
+      expectRefusal(await newShopperUploads(shop, await large("drie.jpg"), "2001:db8:1:2:abcd::99"));
+      expect((await newShopperUploads(shop, await large("buren.jpg"), "2001:db8:1:3::10")).statusCode).toBe(
+        200,
+      );
+      expect(await rows(shop, "uploads")).toBe(3);
+    });
+
+    it("uploads sent at the same moment cannot all pass the byte limit: two of five are kept", async () => {
+      const shop = await shopWith({ UPLOAD_BYTES_PER_CLIENT_MB: "1" });
+      const parts = await Promise.all(["1", "2", "3", "4", "5"].map((n) => large(`${n}.jpg`)));
+      const browsers = await Promise.all(parts.map(() => browserAt(shop.app, nl.startFor)));
+      const answers = await Promise.all(
+        browsers.map((b, i) => b.files(nl.upload, [parts[i] as Part], { ...ajax, "x-csrf-token": b.token })),
+      );
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 429, 429, 429]);
+      expect(await rows(shop, "uploads")).toBe(2);
+    });
+
+    it("a refused photo's bytes do not count: a client whose files were not photos still has its whole allowance", async () => {
+      const shop = await shopWith({ UPLOAD_BYTES_PER_CLIENT_MB: "1" });
+      const junkTailed = photos.withJunkAfter(await photos.jpeg(400, 300), 900 * 1024);
+      for (const name of ["a.jpg", "b.jpg"]) {
+        const res = await newShopperUploads(shop, {
+          name: "photo",
+          file: { filename: name, data: junkTailed },
+        });
+        expect(res.statusCode).toBe(422);
+      }
+      for (const name of ["een.jpg", "twee.jpg"]) {
+        expect((await newShopperUploads(shop, await large(name))).statusCode).toBe(200);
+      }
+    });
+
+    it("an instance holding UPLOAD_STORAGE_MAX_GB of photos refuses the next one with 507 in words, JS on and off, and keeps nothing of it", async () => {
+      const shop = await shopWith({ UPLOAD_STORAGE_MAX_GB: "1" });
+      // Everyone's photos so far: 1 GB but 0.5 MB.
+      await uploadRepository(shop.database.db).add({
+        ownerId: "someone-else",
+        originalName: "archief.jpg",
+        format: "jpeg",
+        width: 4000,
+        height: 3000,
+        bytes: 1024 ** 3 - 512 * 1024,
+      });
+      expect((await newShopperUploads(shop, await large("past.jpg"))).statusCode).toBe(200);
+      const full = await newShopperUploads(shop, await large("vol.jpg"));
+      expect(full.statusCode).toBe(507);
+      expect(textOf(full.body)).toBe(
+        "vol.jpg: de winkel kan op dit moment geen foto's meer bewaren. Probeer het later nog eens; je andere foto's blijven bewaard.",
+      );
+
+      // Without JavaScript, adding to a book in German: the book's page, 507, its photos as they were.
+      const german = await browserAt(shop.app, de.startFor, neighbour);
+      const started = await german.files(de.start, [
+        { name: "product", value: book.product },
+        { name: "format", value: "portrait:21x30" },
+        await jpeg("klein.jpg"),
+      ]);
+      expect(started.statusCode).toBe(303);
+      await german.follow(started);
+      const more = await german.files(`${String(started.headers.location)}/fotos`, [
+        await large("mehr.jpg", "photos"),
+      ]);
+      expect(more.statusCode).toBe(507);
+      expect(textOf(more.body)).toContain(
+        "mehr.jpg: Der Shop kann im Moment keine weiteren Fotos speichern. Versuchen Sie es später noch einmal; Ihre anderen Fotos bleiben gespeichert.",
+      );
+      expect(await rows(shop, "uploads")).toBe(3);
+    });
+
     it("a client's photos count one by one: a form with more files than the limit leaves keeps the first ones and names the rest", async () => {
       const shop = await shopWith({ UPLOAD_RATE_LIMIT: "2" });
       const anna = await browserAt(shop.app, nl.startFor);

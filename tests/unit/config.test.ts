@@ -63,6 +63,16 @@ describe("readConfig", () => {
       development: true,
     });
   });
+
+  it("reads the upload byte limits in MB and GB, as bytes, with defaults of 2 GB an hour and 100 GB in all", () => {
+    const defaults = readConfig({ DATA_DIR: tmp() });
+    expect(defaults.limits.uploadBytesPerClient).toBe(2048 * 1024 * 1024);
+    expect(defaults.uploadStorageMaxBytes).toBe(100 * 1024 ** 3);
+    const set = readConfig({ DATA_DIR: tmp(), UPLOAD_BYTES_PER_CLIENT_MB: "5", UPLOAD_STORAGE_MAX_GB: "2" });
+    expect(set.limits.uploadBytesPerClient).toBe(5 * 1024 * 1024);
+    expect(set.uploadStorageMaxBytes).toBe(2 * 1024 ** 3);
+    expect(() => readConfig({ UPLOAD_STORAGE_MAX_GB: "0" })).toThrow(/UPLOAD_STORAGE_MAX_GB/);
+  });
 });
 
 describe("what counts as a production start", () => {

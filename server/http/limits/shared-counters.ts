@@ -17,9 +17,60 @@ export interface SharedCounters {
   rateLimit: RateLimitPluginOptions;
   /** Counters raised before the work they guard (password checks), in the same place. */
   attempts: AttemptCounters;
+  /** A running total per key, such as bytes uploaded per client, over a fixed window. */
+  amounts(name: string, windowMs: number): AmountCounter;
   /** Ends the Redis connection (nothing to do in memory). */
   close(): Promise<void>;
 }
+
+/**
+ * Totals that grow by more than one at a time, which the rate-limit plugin's counters
+ * cannot: each key's window starts with its first amount and its total is gone when it ends.
+ */
+export interface AmountCounter {
+  /**
+   * Adds `amount` (negative to give some back) to the key's total in one step, so two
+   * requests at once each see the other's share. Answers the new total and the
+   * milliseconds left in the window; undefined when Redis does not answer.
+   */
+  add(key: string, amount: number): Promise<{ total: number; ttlMs: number } | undefined>;
+}
+
+/** Keys in memory past this many are swept of ended windows, so a flood of addresses cannot grow the map for ever. */
+const sweepAbove = 10_000;
+
+function amountsInMemory(name: string, windowMs: number, now = Date.now): AmountCounter {
+  const totals = new Map<string, { total: number; endsAt: number }>();
+  return {
+    async add(key, amount) {
+      const at = now();
+      if (totals.size > sweepAbove) {
+        for (const [k, v] of totals) if (v.endsAt <= at) totals.delete(k);
+      }
+      const full = `${name}:${key}`;
+      let entry = totals.get(full);
+      if (!entry || entry.endsAt <= at) entry = { total: 0, endsAt: at + windowMs };
+      entry.total = Math.max(0, entry.total + amount);
+      totals.set(full, entry);
+      return { total: entry.total, ttlMs: entry.endsAt - at };
+    },
+  };
+}
+
+/** INCRBY and the window's expiry in one step; a total given back to nothing is removed. */
+const addAmountScript = `
+  local total = redis.call('INCRBY', KEYS[1], ARGV[1])
+  if total <= 0 then
+    redis.call('DEL', KEYS[1])
+    return {0, 0}
+  end
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < 0 then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    ttl = tonumber(ARGV[2])
+  end
+  return {total, ttl}
+`;
 
 /**
  * A key generator for app.createRateLimit: the limit's name and the client address. Every
@@ -183,6 +234,7 @@ export async function sharedCounters(
     return {
       rateLimit: { store: asPluginStore(store) },
       attempts: memoryAttemptCounters(now),
+      amounts: (name, windowMs) => amountsInMemory(name, windowMs),
       close: async () => {},
     };
   }
@@ -219,6 +271,25 @@ export async function sharedCounters(
   return {
     rateLimit: { store: asPluginStore(store), skipOnError: true },
     attempts: redisAttemptCounters(client, attemptsNameSpace, { failed, answered }),
+    amounts: (name, windowMs) => ({
+      // Like the rate limits, a Redis that does not answer lets the request through.
+      async add(key, amount) {
+        try {
+          const [total, ttlMs] = (await client.eval(
+            addAmountScript,
+            1,
+            `${redisNameSpace}amount:${name}:${key}`,
+            Math.round(amount),
+            windowMs,
+          )) as [number, number];
+          answered();
+          return { total: Number(total), ttlMs: Number(ttlMs) };
+        } catch (err) {
+          failed(err);
+          return undefined;
+        }
+      },
+    }),
     async close() {
       await client.quit().catch(() => client.disconnect());
     },
