@@ -44,15 +44,19 @@ async function uploadAjax(
   );
 }
 
+/** The id of the upload named `name`: its files are stored under it. */
+const storedId = async (shop: TestShop, name: string) =>
+  (
+    await shop.database.db
+      .selectFrom("uploads")
+      .select("id")
+      .where("original_name", "=", name)
+      .executeTakeFirstOrThrow()
+  ).id;
+
 /** The stored original of the upload named `name`. */
-async function storedOriginal(shop: TestShop, name: string): Promise<Buffer> {
-  const row = await shop.database.db
-    .selectFrom("uploads")
-    .select(["id", "width", "height"])
-    .where("original_name", "=", name)
-    .executeTakeFirstOrThrow();
-  return readFileSync(join(shop.config.dataDir, "uploads", "originals", row.id));
-}
+const storedOriginal = async (shop: TestShop, name: string): Promise<Buffer> =>
+  readFileSync(join(shop.config.dataDir, "uploads", "originals", await storedId(shop, name)));
 
 /** The picture itself, decoded: what a print is made from. */
 const pixels = (file: Buffer) => sharp(file).raw().toBuffer();
@@ -177,6 +181,12 @@ describe("a photo that says where it was taken", () => {
       .where("original_name", "=", "thuis.jpg")
       .executeTakeFirstOrThrow();
     expect([Number(row.width), Number(row.height)]).toEqual([900, 1200]);
+    // The thumbnail is made upright and carries no metadata at all.
+    const thumbnail = readFileSync(
+      join(shop.config.dataDir, "uploads", "thumbnails", `${await storedId(shop, "thuis.jpg")}.jpg`),
+    );
+    const small = await sharp(thumbnail).metadata();
+    expect([small.exif, small.xmp, small.orientation]).toEqual([undefined, undefined, undefined]);
   });
 
   it("a PNG and a WebP sent without JavaScript are stored without their location, and still read as they were", async () => {
