@@ -24,16 +24,25 @@ export function photoExtent(bytes: Buffer, format: PhotoFormat): number | undefi
 const standalone = (marker: number) => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7);
 const startOfScan = 0xda;
 const endOfImage = 0xd9;
+const app2 = 0xe2;
+
+/** A marker segment of a JPEG: its marker and its data (after the length field). */
+export interface JpegSegment {
+  marker: number;
+  data: Buffer;
+}
 
 /**
- * A JPEG is marker segments, each with its length, and after each start-of-scan the
- * entropy-coded data, which ends at the first 0xFF not followed by 0x00 (a stuffed byte)
- * or a restart marker. The image ends at the end-of-image marker met this way; an 0xFFD9
- * inside a segment (an EXIF thumbnail is a whole JPEG) is skipped with its segment.
+ * Walks one JPEG from `start`: marker segments, each with its length, and after each
+ * start-of-scan the entropy-coded data, which ends at the first 0xFF not followed by 0x00
+ * (a stuffed byte) or a restart marker. The image ends at the end-of-image marker met this
+ * way; an 0xFFD9 inside a segment (an EXIF thumbnail is a whole JPEG) is skipped with its
+ * segment. Answers where it ends and its segments, or undefined when it has no end.
  */
-function jpegExtent(bytes: Buffer): number | undefined {
-  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
-  let at = 2;
+function walkJpeg(bytes: Buffer, start: number): { end: number; segments: JpegSegment[] } | undefined {
+  if (bytes[start] !== 0xff || bytes[start + 1] !== 0xd8) return undefined;
+  const segments: JpegSegment[] = [];
+  let at = start + 2;
   for (;;) {
     if (bytes[at] !== 0xff) return undefined;
     // Any number of 0xFF may pad the space before a marker.
@@ -41,11 +50,12 @@ function jpegExtent(bytes: Buffer): number | undefined {
     if (at >= bytes.length) return undefined;
     const marker = bytes[at] as number;
     at += 1;
-    if (marker === endOfImage) return at;
+    if (marker === endOfImage) return { end: at, segments };
     if (standalone(marker)) continue;
     if (at + 2 > bytes.length) return undefined;
     const length = bytes.readUInt16BE(at);
     if (length < 2 || at + length > bytes.length) return undefined;
+    segments.push({ marker, data: bytes.subarray(at + 2, at + length) });
     at += length;
     if (marker !== startOfScan) continue;
     // The scan's data: on to the next 0xFF that starts a marker.
@@ -61,6 +71,67 @@ function jpegExtent(bytes: Buffer): number | undefined {
       break;
     }
   }
+}
+
+const mpfStart = Buffer.from("MPF\0", "latin1");
+/** The MP index's entry listing every image: 16 bytes each (attributes, size, offset, two dependencies). */
+const mpEntryTag = 0xb002;
+
+/**
+ * The images after the first that the first one's MPF index declares (the gain map of an
+ * "Ultra HDR" photo, the other half of a stereo pair): where each starts and how long it is.
+ * Offsets count from the index's TIFF header.
+ */
+function declaredImages(bytes: Buffer, segments: JpegSegment[]): Array<{ start: number; size: number }> {
+  const mpf = segments.find((s) => s.marker === app2 && s.data.subarray(0, 4).equals(mpfStart))?.data;
+  if (!mpf || mpf.length < 12) return [];
+  const tiff = mpf.subarray(4);
+  const base = tiff.byteOffset - bytes.byteOffset;
+  const little = tiff.toString("latin1", 0, 2) === "II";
+  const u16 = (at: number) => (little ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+  const u32 = (at: number) => (little ? tiff.readUInt32LE(at) : tiff.readUInt32BE(at));
+  const ifd = u32(4);
+  if (ifd + 2 > tiff.length) return [];
+  const count = u16(ifd);
+  for (let i = 0; i < count && ifd + 2 + i * 12 + 12 <= tiff.length; i++) {
+    const entry = ifd + 2 + i * 12;
+    if (u16(entry) !== mpEntryTag) continue;
+    const length = u32(entry + 4);
+    const at = u32(entry + 8);
+    if (at + length > tiff.length) return [];
+    const images: Array<{ start: number; size: number }> = [];
+    // The first entry is the primary image itself (offset 0).
+    for (let e = 16; e + 16 <= length; e += 16) {
+      images.push({ start: base + u32(at + e + 8), size: u32(at + e + 4) });
+    }
+    return images.sort((a, b) => a.start - b.start);
+  }
+  return [];
+}
+
+/**
+ * The images of a JPEG file, first to last: the primary, then each one its MPF index
+ * declares that follows on directly and is a whole JPEG of exactly the declared size.
+ */
+export function jpegImages(
+  bytes: Buffer,
+): Array<{ start: number; end: number; segments: JpegSegment[] }> | undefined {
+  const primary = walkJpeg(bytes, 0);
+  if (!primary) return undefined;
+  const images = [{ start: 0, ...primary }];
+  let end = primary.end;
+  for (const declared of declaredImages(bytes, primary.segments)) {
+    if (declared.start !== end) break;
+    const image = walkJpeg(bytes, declared.start);
+    if (!image || image.end !== declared.start + declared.size) break;
+    images.push({ start: declared.start, ...image });
+    end = image.end;
+  }
+  return images;
+}
+
+function jpegExtent(bytes: Buffer): number | undefined {
+  return jpegImages(bytes)?.at(-1)?.end;
 }
 
 const pngSignatureLength = 8;

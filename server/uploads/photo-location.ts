@@ -1,6 +1,7 @@
 import { crc32 } from "node:zlib";
 import sharp from "sharp";
 import { exifHasGps, removeGpsInPlace, tiffStart } from "../domain/exif-location.ts";
+import { jpegImages } from "../domain/photo-extent.ts";
 import type { PhotoFormat } from "../domain/photo-type.ts";
 import { blankXmpLocationInPlace, xmpHasLocation } from "../domain/xmp-location.ts";
 
@@ -27,11 +28,16 @@ export async function withoutLocation(data: Buffer, format: PhotoFormat): Promis
 
 async function removeLocation(data: Buffer, format: PhotoFormat): Promise<Buffer | undefined> {
   const found = await locationBlocks(data);
-  if (!found.exif && !found.xmp) return data;
+  const jpegGps = format === "jpeg" && jpegExifBlocks(data).some(exifHasGps);
+  if (!found.exif && !found.xmp && !jpegGps) return data;
   // PNG keeps XMP in a text chunk, which libvips writes compressed: no bytes to edit in
   // place. A PNG's chunks carry no offsets to each other, so that chunk is left out whole.
   const edited = format === "png" && found.xmp ? pngWithoutXmp(data) : Buffer.from(data);
-  if (found.exif) {
+  if (format === "jpeg") {
+    // Every EXIF segment of every image in the file, the ones libvips does not read included
+    // (a second EXIF segment, the images an MPF index declares after the first).
+    for (const tiff of jpegExifBlocks(edited)) if (!removeGpsInPlace(tiff)) return undefined;
+  } else if (found.exif) {
     const start = tiffStart(found.exif) ?? 0;
     if (!editEach(edited, found.exif.subarray(start), removeGpsInPlace)) return undefined;
   }
@@ -40,7 +46,20 @@ async function removeLocation(data: Buffer, format: PhotoFormat): Promise<Buffer
   if (format === "png") recomputePngChecksums(edited);
   // Read again, as anyone reading the stored file would: nothing of the place may be left.
   const left = await locationBlocks(edited);
-  return left.exif || left.xmp ? undefined : edited;
+  if (left.exif || left.xmp) return undefined;
+  return format === "jpeg" && jpegExifBlocks(edited).some(exifHasGps) ? undefined : edited;
+}
+
+const exifStart = Buffer.from("Exif\0\0", "latin1");
+const app1 = 0xe1;
+
+/** The TIFF blocks of a JPEG's APP1 EXIF segments, in every image of the file, as views into it. */
+function jpegExifBlocks(jpeg: Buffer): Buffer[] {
+  return (jpegImages(jpeg) ?? []).flatMap((image) =>
+    image.segments
+      .filter((s) => s.marker === app1 && s.data.subarray(0, 6).equals(exifStart))
+      .map((s) => s.data.subarray(6)),
+  );
 }
 
 /** The file's EXIF and XMP blocks that name a place, as libvips reads them. */

@@ -189,6 +189,21 @@ describe("a photo that says where it was taken", () => {
     expect([small.exif, small.xmp, small.orientation]).toEqual([undefined, undefined, undefined]);
   });
 
+  it("an Ultra HDR JPEG is kept with its gain map, and GPS is taken out of every image in it", async () => {
+    const primary = await photos.located("jpeg");
+    const gainMap = await photos.located("jpeg");
+    const ultraHdr = photos.withDeclaredSecondImage(primary, gainMap);
+    expect((await exifMainTags(gainMap)).gps).toBe(true);
+    const res = await uploadAjax(shop, "nl", [{ filename: "hdr.jpg", data: ultraHdr }]);
+    expect(res.statusCode).toBe(200);
+    const stored = await storedOriginal(shop, "hdr.jpg");
+    expect(stored.length).toBe(ultraHdr.length);
+    const storedGainMap = stored.subarray(stored.length - gainMap.length);
+    expect((await exifMainTags(stored)).gps).toBe(false);
+    expect((await exifMainTags(storedGainMap)).gps).toBe(false);
+    expect((await pixels(storedGainMap)).equals(await pixels(gainMap))).toBe(true);
+  });
+
   it("a PNG and a WebP sent without JavaScript are stored without their location, and still read as they were", async () => {
     const png = await photos.located("png");
     const webp = await photos.located("webp");

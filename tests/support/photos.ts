@@ -97,6 +97,40 @@ function junk(length: number): Buffer {
   return bytes;
 }
 
+/**
+ * A JPEG with a second image after its end, declared in an MPF index (an APP2 segment), as
+ * an "Ultra HDR" photo carries its gain map: the primary, then `second` directly after it.
+ */
+function withDeclaredSecondImage(primary: Buffer, second: Buffer): Buffer {
+  // The index: "MPF\0", a big-endian TIFF header, one directory with the version, the number
+  // of images and the entries (16 bytes each) right after the directory.
+  const tiff = Buffer.alloc(8 + 2 + 3 * 12 + 4 + 32);
+  tiff.write("MM\0*", 0, "latin1");
+  tiff.writeUInt32BE(8, 4);
+  tiff.writeUInt16BE(3, 8);
+  const entry = (at: number, tag: number, type: number, count: number, value: number) => {
+    tiff.writeUInt16BE(tag, at);
+    tiff.writeUInt16BE(type, at + 2);
+    tiff.writeUInt32BE(count, at + 4);
+    tiff.writeUInt32BE(value, at + 8);
+  };
+  entry(10, 0xb000, 7, 4, 0x30313030); // MPFVersion "0100"
+  entry(22, 0xb001, 4, 1, 2); // NumberOfImages
+  const entries = 8 + 2 + 3 * 12 + 4;
+  entry(34, 0xb002, 7, 32, entries); // MPEntry
+  const segment = Buffer.concat([Buffer.from([0xff, 0xe2, 0, 0]), Buffer.from("MPF\0", "latin1"), tiff]);
+  segment.writeUInt16BE(segment.length - 2, 2);
+  const first = Buffer.concat([primary.subarray(0, 2), segment, primary.subarray(2)]);
+  // Offsets count from the index's TIFF header: after SOI, the marker, the length and "MPF\0".
+  const tiffAt = 2 + 4 + 4;
+  tiff.writeUInt32BE(0x030000, entries); // the primary image
+  tiff.writeUInt32BE(first.length, entries + 4);
+  tiff.writeUInt32BE(second.length, entries + 16 + 4);
+  tiff.writeUInt32BE(first.length - tiffAt, entries + 16 + 8);
+  tiff.copy(first, tiffAt);
+  return Buffer.concat([first, second]);
+}
+
 /** Real photos made on the spot (nothing binary in the repository), and files that only pretend. */
 export const photos = {
   jpeg: (width = 1200, height = 900, colour = "#3a7bd5") =>
@@ -130,6 +164,8 @@ export const photos = {
   located: locatedPhoto,
   /** A real photo with `bytes` of junk after its end: a decoder reads the photo and never sees the rest. */
   withJunkAfter: (photo: Buffer, bytes: number) => Buffer.concat([photo, junk(bytes)]),
+  /** A JPEG followed by a second one its MPF index declares (withDeclaredSecondImage). */
+  withDeclaredSecondImage,
   /** A text file with a photo's name. */
   textAsJpeg: async () => Buffer.from("Boodschappen: melk, brood, kaas\n"),
   /** The start of a JPEG and then nothing: right magic bytes, unreadable content. */

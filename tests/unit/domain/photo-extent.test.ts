@@ -48,4 +48,16 @@ describe("where a photo's image ends", () => {
     const webp = await picture().webp().toBuffer();
     expect(photoExtent(webp.subarray(0, webp.length - 10), "webp")).toBeUndefined();
   });
+
+  it("takes in the images a JPEG's MPF index declares after the first, and nothing after them", async () => {
+    const primary = await photos.jpeg();
+    const gainMap = await picture().jpeg().toBuffer();
+    const ultraHdr = photos.withDeclaredSecondImage(primary, gainMap);
+    expect(photoExtent(ultraHdr, "jpeg")).toBe(ultraHdr.length);
+    expect(photoExtent(photos.withJunkAfter(ultraHdr, 4000), "jpeg")).toBe(ultraHdr.length);
+    // Junk where the index says an image is: only the primary counts.
+    const junkDeclared = Buffer.from(ultraHdr);
+    junkDeclared.fill(0x41, ultraHdr.length - gainMap.length);
+    expect(photoExtent(junkDeclared, "jpeg")).toBe(ultraHdr.length - gainMap.length);
+  });
 });
