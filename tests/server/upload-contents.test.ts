@@ -204,24 +204,27 @@ describe("a photo that says where it was taken", () => {
     expect((await pixels(storedGainMap)).equals(await pixels(gainMap))).toBe(true);
   });
 
-  it("a PNG and a WebP sent without JavaScript are stored without their location, and still read as they were", async () => {
+  it("a PNG, a WebP and an AVIF sent without JavaScript are stored without their location, and still read as they were", async () => {
     const png = await photos.located("png");
     const webp = await photos.located("webp");
-    expect((await exifMainTags(png)).gps).toBe(true);
-    expect((await exifMainTags(webp)).gps).toBe(true);
+    const avif = await photos.located("avif");
+    for (const sent of [png, webp, avif]) expect((await exifMainTags(sent)).gps).toBe(true);
     const res = await startBookWith(new BrowserSession(shop.app), "nl", [
       { filename: "thuis.png", data: png, type: "image/png" },
       { filename: "thuis.webp", data: webp, type: "image/webp" },
+      { filename: "thuis.avif", data: avif, type: "image/avif" },
     ]);
     expect(res.statusCode).toBe(303);
     for (const [name, sent] of [
       ["thuis.png", png],
       ["thuis.webp", webp],
+      ["thuis.avif", avif],
     ] as const) {
       const stored = await storedOriginal(shop, name);
       expect((await exifMainTags(stored)).gps).toBe(false);
       const meta = await sharp(stored).metadata();
-      expect(meta.orientation).toBe(6);
+      // AVIF turns its picture with a box of its own (irot), which libvips does not report as EXIF's orientation.
+      expect(meta.orientation).toBe(name.endsWith(".avif") ? (await sharp(sent).metadata()).orientation : 6);
       expect(meta.icc).toBeDefined();
       expect(meta.xmp?.toString() ?? "").not.toMatch(/GPS|Utrecht/);
       // Every checksum right: the stored file decodes without a warning, to the same pixels.

@@ -46,7 +46,7 @@ export const homeCoordinates = { latitude: "52/1 5/1 3000/100", longitude: "4/1 
  * what the shop keeps: turned a quarter (orientation 6), a Display P3 colour profile and
  * the moment it was taken.
  */
-function locatedPhoto(format: "jpeg" | "png" | "webp") {
+function locatedPhoto(format: "jpeg" | "png" | "webp" | "avif") {
   return sharp({ create: { width: 1200, height: 900, channels: 3, background: "#3a7bd5" } })
     .withExif({
       IFD0: { Copyright: "Familie de Vries" },
