@@ -22,22 +22,39 @@ export function shopRedisUrl(base = redisUrl): { url: string; prefix: string } {
   return { url: url.toString(), prefix };
 }
 
-const raw = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+/**
+ * A connection of its own for each look: test files share this module within a worker
+ * (vitest's isolate: false), so one file closing a shared connection would leave the next
+ * file's clean-up with a closed one.
+ */
+async function withRedis<T>(use: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    return await use(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
 
-export async function keysOfThisRun(): Promise<string[]> {
+async function scanKeys(redis: Redis): Promise<string[]> {
   const keys: string[] = [];
   let cursor = "0";
   do {
-    const [next, found] = await raw.scan(cursor, "MATCH", `${runPrefix}*`, "COUNT", 1000);
+    const [next, found] = await redis.scan(cursor, "MATCH", `${runPrefix}*`, "COUNT", 1000);
     cursor = next;
     keys.push(...found);
   } while (cursor !== "0");
   return keys;
 }
 
-/** For afterAll: this run's keys gone, and the connection that looked at them closed. */
-export async function removeKeysOfThisRun(): Promise<void> {
-  const keys = await keysOfThisRun();
-  if (keys.length > 0) await raw.del(...keys);
-  raw.disconnect();
+export function keysOfThisRun(): Promise<string[]> {
+  return withRedis(scanKeys);
+}
+
+/** For afterAll: this run's keys gone. */
+export function removeKeysOfThisRun(): Promise<void> {
+  return withRedis(async (redis) => {
+    const keys = await scanKeys(redis);
+    if (keys.length > 0) await redis.del(...keys);
+  });
 }
