@@ -19,11 +19,12 @@ export interface Account {
   createdAt: string;
 }
 
-export type TokenPurpose = "reset-password" | "change-email";
+/** "claim-order": adding a guest's order to the account, mailed to the order's address. */
+export type TokenPurpose = "reset-password" | "change-email" | "claim-order";
 
 /** A link's token as its page sees it. */
 export type TokenLink =
-  | { state: "valid"; account: Account; newEmail: string | undefined }
+  | { state: "valid"; account: Account; newEmail: string | undefined; orderId: number | undefined }
   | { state: "spent" }
   | { state: "unknown" };
 
@@ -39,7 +40,7 @@ export interface AccountRepository {
     accountId: string,
     purpose: TokenPurpose,
     mail: (token: string) => OutgoingMail,
-    options: { at: Date; perHour: number; newEmail?: string; alsoMail?: OutgoingMail },
+    options: { at: Date; perHour: number; newEmail?: string; orderId?: number; alsoMail?: OutgoingMail },
   ): Promise<boolean>;
   /** What a token leads to, unused and younger than `hours`; without using it. */
   tokenLink(token: string, purpose: TokenPurpose, at: Date, hours: number): Promise<TokenLink>;
@@ -52,7 +53,12 @@ export interface AccountRepository {
     purpose: TokenPurpose,
     at: Date,
     hours: number,
-    use: (trx: Kysely<Schema>, account: Account, newEmail: string | undefined) => Promise<T>,
+    use: (
+      trx: Kysely<Schema>,
+      account: Account,
+      newEmail: string | undefined,
+      orderId: number | undefined,
+    ) => Promise<T>,
   ): Promise<T | undefined>;
   /** A new password; every session of the account ends but `keepSession` (the browser that changed it). */
   setPassword(
@@ -67,6 +73,11 @@ export interface AccountRepository {
    * stored one is still `previous`: a password changed in the meantime is never overwritten.
    */
   replacePasswordHash(id: string, previous: string, next: string): Promise<boolean>;
+  /**
+   * The accounts whose cart is `cartId` and whose photos carry `ownerId`, when any: what a
+   * browser's cookies name may be an account's, reachable only through its session.
+   */
+  holdersOf(holdings: { cartId?: string; ownerId?: string }): Promise<{ cart?: string; owner?: string }>;
   /** The account's cart, for every browser it signs in on. */
   setCart(db: Kysely<Schema>, accountId: string, cartId: string): Promise<void>;
   /**
@@ -164,6 +175,7 @@ export function accountRepository(
             account_id: accountId,
             purpose,
             new_email: options.newEmail ?? null,
+            order_id: options.orderId ?? null,
             created_at: options.at.toISOString(),
             used_at: null,
           })
@@ -185,7 +197,12 @@ export function accountRepository(
         .where("id", "=", row.account_id)
         .executeTakeFirst();
       return account
-        ? { state: "valid", account: accountOf(account), newEmail: row.new_email ?? undefined }
+        ? {
+            state: "valid",
+            account: accountOf(account),
+            newEmail: row.new_email ?? undefined,
+            orderId: row.order_id === null ? undefined : Number(row.order_id),
+          }
         : { state: "unknown" };
     },
 
@@ -201,7 +218,12 @@ export function accountRepository(
           .set({ used_at: at.toISOString() })
           .where("token_hash", "=", row.token_hash)
           .execute();
-        return use(trx, account, row.new_email ?? undefined);
+        return use(
+          trx,
+          account,
+          row.new_email ?? undefined,
+          row.order_id === null ? undefined : Number(row.order_id),
+        );
       });
     },
 
@@ -232,6 +254,23 @@ export function accountRepository(
         .where("password_hash", "=", previous)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    async holdersOf({ cartId, ownerId }) {
+      if (!cartId && !ownerId) return {};
+      const rows = await db
+        .selectFrom("accounts")
+        .select(["id", "cart_id", "owner_id"])
+        .where((eb) =>
+          eb.or([
+            ...(cartId ? [eb("cart_id", "=", cartId)] : []),
+            ...(ownerId ? [eb("owner_id", "=", ownerId)] : []),
+          ]),
+        )
+        .execute();
+      const cart = rows.find((row) => cartId && row.cart_id === cartId)?.id;
+      const owner = rows.find((row) => ownerId && row.owner_id === ownerId)?.id;
+      return { ...(cart ? { cart } : {}), ...(owner ? { owner } : {}) };
     },
 
     async setCart(trx, accountId, cartId) {

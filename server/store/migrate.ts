@@ -16,6 +16,7 @@ import { subscriptionPayments } from "./migrations/0013-subscription-payments.ts
 import { accounts } from "./migrations/0014-accounts.ts";
 import { shopperRevisions } from "./migrations/0015-shopper-revisions.ts";
 import { accountRevisions } from "./migrations/0016-account-revisions.ts";
+import { orderClaims } from "./migrations/0017-order-claims.ts";
 import { outboxOwnersAndErasure } from "./migrations/0018-outbox-owners-and-erasure.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   "0014-accounts": accounts,
   "0015-shopper-revisions": shopperRevisions,
   "0016-account-revisions": accountRevisions,
+  "0017-order-claims": orderClaims,
   "0018-outbox-owners-and-erasure": outboxOwnersAndErasure,
 };
 

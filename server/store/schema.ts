@@ -298,6 +298,8 @@ export interface AccountTokensTable {
   new_email: string | null;
   created_at: string;
   used_at: string | null;
+  /** The guest order a "claim-order" link adds to the account (migration 0017). */
+  order_id: number | null;
 }
 
 /** An account's delivery address (migration 0014). */
