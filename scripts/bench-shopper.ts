@@ -159,7 +159,9 @@ async function fillCartAndOrder(
   const testPage = new URL(placed.response.headers.get("location") ?? "", shop).pathname;
   await s.get(testPage);
   const paid = await s.post(testPage, { outcome: "paid" });
-  const orderPath = new URL(paid.response.headers.get("location") ?? "", shop).pathname;
+  // With its query: the order page opens by the order's own secret (ADR 0089).
+  const returned = new URL(paid.response.headers.get("location") ?? "", shop);
+  const orderPath = `${returned.pathname}${returned.search}`;
   await s.get("/assortiment/fotoboeken/exclusief-fotoboek");
   for (const line of [
     { product: "exclusive-photobook", orientation: "landscape", size: "30x21", quantity: "1" },

@@ -30,6 +30,7 @@ import { registerPages } from "./http/rendering/pages.ts";
 import { productLinks } from "./http/rendering/product-links.ts";
 import { registerCartErrorPage } from "./http/rendering/store-error-page.ts";
 import { checkPartials, type TemplateErrorMode } from "./http/rendering/template-contracts.ts";
+import { registerAccountHoldings } from "./http/security/account-holdings.ts";
 import { registerSecurity } from "./http/security/headers.ts";
 import { applyMethodOverride } from "./http/security/method-override.ts";
 import { registerSignedIn } from "./http/security/signed-in.ts";
@@ -59,6 +60,7 @@ import { editorRoutes } from "./routes/editor.ts";
 import { faqRoutes } from "./routes/faq.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { homeRoutes } from "./routes/home.ts";
+import { orderClaimRoutes } from "./routes/order-claim.ts";
 import { orderConfirmationRoutes } from "./routes/order-confirmation.ts";
 import { patternRoutes } from "./routes/patterns.ts";
 import { paymentWebhookRoutes } from "./routes/payment-webhook.ts";
@@ -218,6 +220,7 @@ export async function buildApp({
       now: now ?? (() => new Date()),
       mailQueued: () => services.mailQueued(),
       cutOff: parseCutOff(config.orderCutOff),
+      orderLinkSecret: config.cookieSecret,
     }),
     subscriptionPayments: subscriptionPayments({
       db: database.db,
@@ -252,6 +255,8 @@ export async function buildApp({
   const ready = readyAnswers({ commitMark: database.commitMark });
   ready.serve(app);
   await registerSecurity(app, config);
+  // Before any route reads a cart or shopper cookie: an account's are its sessions' alone.
+  registerAccountHoldings(app, services.accounts);
   await app.register(fastifyFormbody);
   // Limits only where a route or form asks for one, per client address, in the counters
   // made before the services (Redis or memory, above).
@@ -321,6 +326,7 @@ export async function buildApp({
     cartAddressRoutes(checkout, services, routes);
     cartOverviewRoutes(checkout, services, routes);
     orderConfirmationRoutes(checkout, services, routes);
+    orderClaimRoutes(checkout, services, routes);
   });
   // The built-in test provider's payment page, only when it is the provider: Mollie has its own.
   if (services.payments.name === "test") testPaymentRoutes(app, services, routes, services.payments);

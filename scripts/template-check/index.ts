@@ -93,6 +93,7 @@ export async function checkTemplates(options: CheckOptions = {}): Promise<CheckR
     if (journeyRoutes.some(wanted)) {
       const journey = await journeyPages(shop, wanted);
       pages.push(...journey.pages);
+      probe.laterCookie = journey.pages.at(-1)?.cookie ?? "";
       for (const failure of journey.failures) {
         list.add({
           place: undefined,

@@ -244,8 +244,10 @@ export async function journeyPages(
       paying,
       await browser.form(path("testPayment", { payment }), { outcome: "failed" }),
     );
-    const number = decodeURIComponent(new URL(back, "http://shop.test").pathname.split("/").pop() ?? "");
-    await visit("orderConfirmation", (l) => path("orderConfirmation", { number }, l));
+    const returned = new URL(back, "http://shop.test");
+    const number = decodeURIComponent(returned.pathname.split("/").pop() ?? "");
+    // The order page opens by the order's own secret in its query (ADR 0089).
+    await visit("orderConfirmation", (l) => `${path("orderConfirmation", { number }, l)}${returned.search}`);
   });
 
   await step("subscriptionSignup", path("subscriptionSignup"), async () => {

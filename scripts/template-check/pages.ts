@@ -32,6 +32,8 @@ export const personalRoutes = new Set([
   "passwordReset",
   // A post's address; its GET leads back to the order's page.
   "saveDetails",
+  // A claim link's page: for the signed-in account that asked, with the token mailed to the order.
+  "orderClaimConfirm",
 ]);
 
 /** The 404 page, in each language: its locale comes from the first segment of the address. */

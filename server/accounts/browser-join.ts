@@ -1,21 +1,24 @@
 import { type Kysely, PostgresAdapter } from "kysely";
 import { type MergeOutcome, mergeCarts } from "../store/cart-repository.ts";
+import { randomId } from "../store/random-id.ts";
 import type { Schema } from "../store/schema.ts";
 
-/** What a browser holds of its own before it signs in: its cart and its photos' owner id. */
+/** What a browser holds of its own before it signs in: its cart. */
 export interface BrowserHoldings {
   cartId: string | undefined;
-  shopperId: string | undefined;
 }
 
 /**
- * Brings what the browser made before signing in to the account, in one transaction holding
- * the account's row (two tabs signing in at once take turns, and the second finds nothing
- * left to bring):
- * - its cart joins the account's: lines summed within the limits (mergeCarts), or, when the
- *   account has no cart yet, it becomes the account's cart;
- * - orders placed from that cart become the account's;
- * - its photos, projects and subscription move to the account's owner id.
+ * Brings the lines of the browser's guest cart into the account's cart, in one transaction
+ * holding the account's row (two tabs signing in at once take turns, and the second finds
+ * nothing left to bring). One browser may have been used by several people (ADR 0089), so
+ * nothing else of the browser's becomes the account's:
+ * - the guest cart's id never becomes the account's: an account without a cart gets a new
+ *   one, so an id someone may have seen before signing in opens nothing of the account;
+ * - a cart that is another account's is never joined (its lines stay where they are);
+ * - orders placed from the browser stay where they are: a guest's order joins an account
+ *   only through a link mailed to its own address (routes/order-claim.ts);
+ * - photos and projects keep their owner id.
  * Answers the account's cart and what the merge could not take as it was.
  */
 export async function joinAccount(
@@ -31,39 +34,33 @@ export async function joinAccount(
     const account = await (isPostgres ? read.forUpdate() : read).executeTakeFirstOrThrow();
     let cartId = account.cart_id ?? undefined;
     let merged: MergeOutcome | undefined;
-    if (browser.cartId && browser.cartId !== cartId) {
-      const theirs = browser.cartId;
+    const theirs = browser.cartId;
+    if (theirs && theirs !== cartId && (await isGuestCart(trx, theirs))) {
       const accountCart = cartId
         ? await trx.selectFrom("carts").select("id").where("id", "=", cartId).executeTakeFirst()
         : undefined;
-      const browserCart = await trx
-        .selectFrom("carts")
-        .select("id")
-        .where("id", "=", theirs)
-        .executeTakeFirst();
-      if (accountCart && browserCart) {
-        merged = await mergeCarts(trx, theirs, accountCart.id, limits, at.toISOString());
-      } else if (browserCart) {
-        cartId = theirs;
-        await trx.updateTable("accounts").set({ cart_id: theirs }).where("id", "=", accountId).execute();
+      if (!accountCart) {
+        cartId = randomId();
+        const stamp = at.toISOString();
+        await trx.insertInto("carts").values({ id: cartId, created_at: stamp, updated_at: stamp }).execute();
+        await trx.updateTable("accounts").set({ cart_id: cartId }).where("id", "=", accountId).execute();
       }
-      await trx
-        .updateTable("orders")
-        .set({ account_id: accountId })
-        .where("cart_id", "=", theirs)
-        .where("account_id", "is", null)
-        .execute();
+      const outcome = await mergeCarts(trx, theirs, cartId as string, limits, at.toISOString());
+      // Into a new cart every line simply moves: only a join with the account's lines is a merge to tell.
+      if (accountCart) merged = outcome;
     }
-    const owner = account.owner_id;
-    if (browser.shopperId && browser.shopperId !== owner) {
-      for (const table of ["uploads", "photo_projects", "subscriptions"] as const) {
-        await trx
-          .updateTable(table)
-          .set({ owner_id: owner })
-          .where("owner_id", "=", browser.shopperId)
-          .execute();
-      }
-    }
-    return { cartId, ownerId: owner, ...(merged ? { merged } : {}) };
+    return { cartId, ownerId: account.owner_id, ...(merged ? { merged } : {}) };
   });
+}
+
+/** A cart that exists and is no account's. */
+async function isGuestCart(trx: Kysely<Schema>, cartId: string): Promise<boolean> {
+  const cart = await trx.selectFrom("carts").select("id").where("id", "=", cartId).executeTakeFirst();
+  if (!cart) return false;
+  const holder = await trx
+    .selectFrom("accounts")
+    .select("id")
+    .where("cart_id", "=", cartId)
+    .executeTakeFirst();
+  return holder === undefined;
 }

@@ -3,7 +3,7 @@ import { maxQuantity } from "../forms/add-to-cart-form.ts";
 import { cartCookieName, readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
 import { cookieName, cookieSecure } from "../http/cookies/cookie-names.ts";
 import { clearSessionCookie, writeSessionCookie } from "../http/cookies/session-cookie.ts";
-import { readShopperId, setShopperId, shopperCookieName } from "../http/cookies/shopper-cookie.ts";
+import { setShopperId, shopperCookieName } from "../http/cookies/shopper-cookie.ts";
 import type { Services } from "../http/services.ts";
 import type { Account } from "../store/account-repository.ts";
 import type { MergeOutcome } from "../store/cart-repository.ts";
@@ -11,9 +11,11 @@ import { joinAccount } from "./browser-join.ts";
 
 /**
  * Signs this browser in to `account`: a new session every time (never one the browser
- * brought: session fixation), its cart, photos and orders joined to the account's
- * (browser-join.ts), and its cookies set to what the account has on every device. Any
- * session the browser held before ends.
+ * brought: session fixation), its guest cart's lines joined to the account's cart
+ * (browser-join.ts), and its cookies set to what the account has on every device. No id the
+ * browser held before signing in goes on being used: its cart cookie names the account's
+ * cart (or none), its shopper cookie the account's owner id. Any session the browser held
+ * before ends.
  */
 export async function signInBrowser(
   services: Services,
@@ -27,7 +29,7 @@ export async function signInBrowser(
   const joined = await joinAccount(
     services.database.db,
     account.id,
-    { cartId: readCartId(request), shopperId: readShopperId(request) },
+    { cartId: readCartId(request) },
     { maxQuantity, maxLines: services.config.limits.linesPerCart },
     now,
   );
@@ -35,13 +37,15 @@ export async function signInBrowser(
   writeSessionCookie(reply, token, services.config.sessions.absoluteMs);
   setShopperId(reply, joined.ownerId);
   if (joined.cartId) writeCartId(reply, joined.cartId);
+  else reply.clearCookie(cookieName(reply, cartCookieName), { path: "/", secure: cookieSecure(reply) });
   return joined.merged ? { merged: joined.merged } : {};
 }
 
 /**
  * Signs this browser out (or, with `everywhere`, every browser of the account). The browser
  * keeps nothing of the account: its session, cart and photo cookies go, so whoever uses it
- * next sees none of them.
+ * next sees none of them and starts with new ids of their own. Another browser of the
+ * account loses them on its next request (http/security/account-holdings.ts).
  */
 export async function signOutBrowser(
   services: Services,

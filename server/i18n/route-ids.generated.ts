@@ -60,6 +60,8 @@ export const routeParamNames = {
   accountDelete: [],
   privacy: [],
   saveDetails: ["number"],
+  orderClaim: ["number"],
+  orderClaimConfirm: ["token"],
   cartOverview: [],
   cartAddress: [],
   cartContents: [],

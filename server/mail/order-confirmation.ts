@@ -42,7 +42,8 @@ export function orderConfirmationMail(
   t: Translate,
   order: OrderDraft,
   orderId: number,
-  paid: { amountCents: number; dispatch: DayWindow },
+  /** `pageUrl`: the order's page with its own secret, the only way a guest reopens it. */
+  paid: { amountCents: number; dispatch: DayWindow; pageUrl: string },
 ): OutgoingMail {
   const number = orderNumber(orderId);
   const shop = t("site.name");
@@ -78,6 +79,8 @@ export function orderConfirmationMail(
     t("overview.deliveryHeading"),
     t("overview.production", { days: workingDaysText(t, order.production) }),
     t("orderMail.dispatch", { window: mailWindow(paid.dispatch, order.locale) }),
+    "",
+    t("orderMail.pageLink", { url: paid.pageUrl }),
     "",
     ...mailClosing(t),
   ].join("\n");

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import type { CutOff } from "../domain/delivery-times.ts";
 import { awaitsPayment, isOrderStatus, type OrderStatus } from "../domain/order-lifecycle.ts";
+import { orderPagePath } from "../domain/order-link.ts";
 import { orderNumber } from "../domain/order-number.ts";
 import { dispatchAfterPayment } from "../domain/order-production.ts";
 import type { I18n } from "../i18n/index.ts";
@@ -57,6 +58,8 @@ export interface OrderPaymentsDeps {
   now: () => Date;
   /** Told after mail was queued, so it goes out now rather than at the next poll. */
   mailQueued?: () => void;
+  /** The shop's secret (COOKIE_SECRET), which the order page's link is made with (domain/order-link.ts). */
+  orderLinkSecret: string;
   /** The day's cut-off for production (ORDER_CUTOFF), for the dispatch date in the confirmation. */
   cutOff?: CutOff;
 }
@@ -85,13 +88,13 @@ export function orderPayments(deps: OrderPaymentsDeps): OrderPayments {
 
   /** Queues the order confirmation in the transaction that marks the order paid. */
   const confirmOnPaid =
-    (order: Order, amountCents: number): AfterChange =>
+    (order: Order, amountCents: number, pageUrl: string): AfterChange =>
     async (trx, _from, to, change) => {
       if (to !== "paid") return;
       const dispatch = dispatchAfterPayment(change.at, order.production, order.address.country, cutOff);
       await enqueueMail(
         trx,
-        orderConfirmationMail(i18n.t[order.locale], order, order.id, { amountCents, dispatch }),
+        orderConfirmationMail(i18n.t[order.locale], order, order.id, { amountCents, dispatch, pageUrl }),
         change.at,
       );
     };
@@ -118,14 +121,14 @@ export function orderPayments(deps: OrderPaymentsDeps): OrderPayments {
       const t = i18n.t[order.locale];
       return {
         description: t("orderPayment.description", { number, shop: t("site.name") }),
-        pagePath: routes.pathFor("orderConfirmation", order.locale, { number }),
+        pagePath: orderPagePath(routes, order.locale, order.id, deps.orderLinkSecret),
         metadata: { order: number },
       };
     },
-    applyPaid: async ({ order }, paymentId, amountCents, at) =>
+    applyPaid: async ({ order }, paymentId, amountCents, at, pageUrl) =>
       appliedOf(
         await lifecycle.applyOrderEvent(order.id, { type: "payment_paid", paymentId }, at, {
-          afterChange: confirmOnPaid(order, amountCents),
+          afterChange: confirmOnPaid(order, amountCents, pageUrl),
         }),
       ),
     applyFailure: async ({ order }, type, paymentId, at) =>

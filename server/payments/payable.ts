@@ -73,7 +73,8 @@ export interface PayableKind<S extends PayableSubject> {
   /** Description and metadata for the provider; the page the shopper returns to (a path). */
   describe(subject: S): { description: string; pagePath: string; metadata: Record<string, string> };
   /** Applies a paid payment through the lifecycle; whatever it mails is queued inside. */
-  applyPaid(subject: S, paymentId: string, amountCents: number, at: Date): Promise<Applied>;
+  /** `pageUrl`: the subject's page (pageUrlOf), for a mail the change queues. */
+  applyPaid(subject: S, paymentId: string, amountCents: number, at: Date, pageUrl: string): Promise<Applied>;
   applyFailure(subject: S, event: FailureEvent, paymentId: string, at: Date): Promise<Applied>;
   /** The "payment failed" mail, with a link to the page where the shopper pays again. */
   failureMail(subject: S, pageUrl: string): OutgoingMail;
@@ -245,7 +246,13 @@ export function payablePayments<S extends PayableSubject>(kind: PayableKind<S>, 
         );
         return result(payable.status);
       }
-      const applied = await kind.applyPaid(payable, paymentId, payment.amountCents, now());
+      const applied = await kind.applyPaid(
+        payable,
+        paymentId,
+        payment.amountCents,
+        now(),
+        pageUrlOf(payable, payment),
+      );
       if (row.status !== "paid") await remember(paymentId, "paid");
       switch (applied.kind) {
         case "changed":

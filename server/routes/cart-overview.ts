@@ -12,7 +12,7 @@ import type { PricedLine } from "../domain/cart-pricing.ts";
 import { checkoutFingerprint } from "../domain/checkout-fingerprint.ts";
 import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
 import { addressLines } from "../domain/delivery-address.ts";
-import { orderNumber } from "../domain/order-number.ts";
+import { orderPagePath } from "../domain/order-link.ts";
 import { orderProduction, type WorkingDays } from "../domain/order-production.ts";
 import { allHold } from "../http/caching/ready-answers.ts";
 import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
@@ -205,9 +205,9 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
       case "existing": {
         // Placed once: posting the same overview again finds the order, and counts nothing.
         if (result.kind === "placed") services.counters.count("funnel.order_placed", locale);
-        // The order page is found through the cart cookie: it lives on from here.
         writeCartId(reply, cartId);
-        const orderPage = path(request, "orderConfirmation", { number: orderNumber(result.orderId) });
+        // The order page opens by its own secret (or the account's session), never by the cart cookie.
+        const orderPage = orderPagePath(i18n.routes, locale, result.orderId, services.config.cookieSecret);
         // Paying starts at once; an order already paid (a replayed post) just shows its page.
         const start = (options: { origin: string }) => services.orderPayments.start(result.orderId, options);
         return payAndGo(services, request, reply, start, orderPage);

@@ -5,6 +5,7 @@ import { headerCountHolds } from "../cart/cart-standing.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { localMoment, parseCutOff } from "../domain/delivery-times.ts";
 import { awaitsPayment, isOrderStatus, isPaid, type OrderStatus } from "../domain/order-lifecycle.ts";
+import { orderLinkHolds, orderLinkParameter, orderPagePath } from "../domain/order-link.ts";
 import { orderIdOf, orderNumber } from "../domain/order-number.ts";
 import { dispatchAfterPayment } from "../domain/order-production.ts";
 import { hashPassword } from "../domain/password-hash.ts";
@@ -12,7 +13,7 @@ import { saveDetailsForm } from "../forms/account-forms.ts";
 import type { FieldError } from "../forms/form.ts";
 import { digest } from "../http/caching/digest.ts";
 import { allHold, type StillHolds } from "../http/caching/ready-answers.ts";
-import { readCartId } from "../http/cookies/cart-cookie.ts";
+import { takeFlash } from "../http/cookies/flash-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
@@ -35,11 +36,34 @@ export function paymentState(
   return paymentProgress(payment);
 }
 
+/** The flash the order page reads after its claim link was mailed (order-claim.ts). */
+export const orderClaimFlash = "order-claim";
+
+/**
+ * The order under the address's number, for the account it belongs to (signed in) or for a
+ * link that holds the order's own secret (domain/order-link.ts: the return from paying, the
+ * confirmation mail); else undefined. Never by a cookie: one browser may serve several
+ * people (ADR 0089). `reread` reads it again the same way.
+ */
+export async function openOrder(services: Services, request: FastifyRequest) {
+  const { number } = request.params as { number: string };
+  const orderId = orderIdOf(number);
+  if (orderId === undefined) return undefined;
+  const code = (request.query as Record<string, unknown> | undefined)?.[orderLinkParameter];
+  const byLink = orderLinkHolds(services.config.cookieSecret, orderId, code);
+  const session = await request.signedIn();
+  const read = async () =>
+    (session ? await services.orders.findForAccount(orderId, session.account.id) : undefined) ??
+    (byLink ? await services.orders.get(orderId) : undefined);
+  const order = await read();
+  return order ? { order, reread: read, session, signedIn: session !== undefined } : undefined;
+}
+
 /**
  * The order page: where the order redirects after placing and where the provider sends the
- * shopper back. It shows the order only to the browser whose cart placed it (the signed cart
- * cookie); to anyone else the address does not exist. The return redirect proves nothing:
- * the page asks the provider (orderPayments.latest) before it says anything about paying.
+ * shopper back, both with the order's secret in the address (openOrder); to anyone else the
+ * address does not exist. The return redirect proves nothing: the page asks the provider
+ * (orderPayments.latest) before it says anything about paying.
  */
 export function orderConfirmationRoutes(
   app: FastifyInstance,
@@ -49,22 +73,8 @@ export function orderConfirmationRoutes(
   const route = routes.on(app);
   const { i18n, orders, orderPayments } = services;
 
-  /**
-   * The order under the address's number, for the browser whose cart placed it or the
-   * account it belongs to (signed in); else undefined. `reread` reads it again the same way.
-   */
-  const ownOrder = async (request: FastifyRequest) => {
-    const { number } = request.params as { number: string };
-    const orderId = orderIdOf(number);
-    if (orderId === undefined) return undefined;
-    const cartId = readCartId(request);
-    const session = await request.signedIn();
-    const read = async () =>
-      (cartId ? await orders.find(orderId, cartId) : undefined) ??
-      (session ? await orders.findForAccount(orderId, session.account.id) : undefined);
-    const order = await read();
-    return order ? { order, reread: read, session, signedIn: session !== undefined } : undefined;
-  };
+  const ownOrder = (request: FastifyRequest) => openOrder(services, request);
+  const secret = services.config.cookieSecret;
 
   /** When a paid order goes out, or went: from the moments its life stored. */
   const dispatchText = async (order: Order, status: OrderStatus, locale: Locale) => {
@@ -123,6 +133,14 @@ export function orderConfirmationRoutes(
     return allHold(orderHolds, ...(account ? [account.holds] : []), headerHolds);
   };
 
+  /** What the order page says after its claim link was asked for, or used. */
+  const claimNotice = (flash: { refused?: unknown; added?: unknown }, order: Order, locale: Locale) => {
+    const t = i18n.t[locale];
+    if (flash.added === true) return t("orderClaimConfirm.added", { number: orderNumber(order.id) });
+    if (flash.refused === true) return t("order.claim.rateLimited");
+    return t("order.claim.sent", { email: order.address.email });
+  };
+
   const showOrder = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -134,6 +152,7 @@ export function orderConfirmationRoutes(
     const t = i18n.t[locale];
     let { order } = own;
     const notice = takePaymentNotice(request, reply);
+    const claimSent = takeFlash<{ refused?: unknown; added?: unknown }>(request, reply, orderClaimFlash);
     let payment: { status: PaymentStatus } | undefined;
     try {
       payment = await orderPayments.latest(order.id);
@@ -145,7 +164,8 @@ export function orderConfirmationRoutes(
     if (payment) order = (await own.reread()) ?? order;
     const status: OrderStatus = isOrderStatus(order.status) ? order.status : "awaiting_payment";
     const state = paymentState(status, payment);
-    const url = i18n.routes.pathFor("orderConfirmation", locale, { number: orderNumber(order.id) });
+    const url = orderPagePath(i18n.routes, locale, order.id, secret);
+    const withSecret = (path: string) => `${path}${url.slice(url.indexOf("?"))}`;
     const methods = awaitsPayment(status)
       ? await methodsFor(services, request, order.totalCents, locale)
       : [];
@@ -156,7 +176,7 @@ export function orderConfirmationRoutes(
     // address), its photo books' photos and the browser signing in or out: while none of that
     // changed, the same browser asking again gets the page as sent (ready-answers.ts). Before
     // payment the provider is asked on every visit, so nothing is kept.
-    const keep = code === 200 && !notice && isPaid(status);
+    const keep = code === 200 && !notice && !claimSent && isPaid(status);
     const stillHolds = keep ? await orderStillHolds(request, own, order, projects) : undefined;
     if (stillHolds) reply.keepReady(stillHolds);
     const shown = stillHolds && orderShown(order, own.signedIn, projects);
@@ -199,6 +219,17 @@ export function orderConfirmationRoutes(
         addressLines: addressLines(order.address, countryName),
         production: t("overview.production", { days: workingDaysText(t, order.production) }),
         dispatch: await dispatchText(order, status, locale),
+        // Signed in, a guest's order: the account may take it once the order's address confirms.
+        claim:
+          own.signedIn && (!order.accountId || claimSent?.added === true)
+            ? {
+                intro: t("order.claim.intro", { email: order.address.email }),
+                action: withSecret(
+                  i18n.routes.pathFor("orderClaim", locale, { number: orderNumber(order.id) }),
+                ),
+                ...(claimSent && { notice: claimNotice(claimSent, order, locale) }),
+              }
+            : undefined,
         // Not signed in: the order's address may become an account ("Bewaar je gegevens").
         saveDetails: own.signedIn
           ? undefined
@@ -206,7 +237,9 @@ export function orderConfirmationRoutes(
               intro: t("order.saveDetails.intro", { email: order.address.email }),
               accountForm: {
                 form: saveDetailsForm,
-                action: i18n.routes.pathFor("saveDetails", locale, { number: orderNumber(order.id) }),
+                action: withSecret(
+                  i18n.routes.pathFor("saveDetails", locale, { number: orderNumber(order.id) }),
+                ),
                 values: {},
                 errors: saveDetails.errors,
                 submit: t("order.saveDetails.submit"),
@@ -215,6 +248,8 @@ export function orderConfirmationRoutes(
       },
       {
         noindex: true,
+        // The language switcher keeps the order's secret: the page opens by nothing else.
+        alternateQuery: { nl: url.slice(url.indexOf("?") + 1), de: url.slice(url.indexOf("?") + 1) },
         fragment: "partials/payment-status",
         status: code,
         personal: shown && `order ${order.id} ${digest(shown)}`,
@@ -231,7 +266,10 @@ export function orderConfirmationRoutes(
   // A refused "Bewaar je gegevens" shows this address; a visit (the language switcher) lands on the order.
   route("saveDetails", "GET", async (request, reply) => {
     const { number } = request.params as { number: string };
-    return reply.redirect(i18n.routes.pathFor("orderConfirmation", request.locale, { number }), 303);
+    const code = (request.query as Record<string, unknown>)[orderLinkParameter];
+    const page = i18n.routes.pathFor("orderConfirmation", request.locale, { number });
+    const query = typeof code === "string" ? `?${new URLSearchParams({ [orderLinkParameter]: code })}` : "";
+    return reply.redirect(`${page}${query}`, 303);
   });
 
   // "Bewaar je gegevens": the order's name and address become an account, once its link is used.
@@ -258,7 +296,7 @@ export function orderConfirmationRoutes(
     const own = await ownOrder(request);
     if (!own) return reply.callNotFound();
     const { order } = own;
-    const orderPage = i18n.routes.pathFor("orderConfirmation", locale, { number: orderNumber(order.id) });
+    const orderPage = orderPagePath(i18n.routes, locale, order.id, secret);
     const method = await chosenMethod(services, request, order.totalCents);
     const start = (options: { origin: string; method?: string }) => orderPayments.start(order.id, options);
     return payAndGo(services, request, reply, start, orderPage, method);

@@ -39,6 +39,8 @@ export interface Order extends OrderDraft {
   id: number;
   status: string;
   createdAt: string;
+  /** The account it belongs to; undefined for a guest's order. */
+  accountId?: string;
 }
 
 /** What the cart held when the order was placed, read inside the order's transaction. */
@@ -307,6 +309,7 @@ async function readOrder(
     vatCents: Number(row.vat_cents),
     totalCents: Number(row.total_cents),
     production: { min: Number(row.production_min_days), max: Number(row.production_max_days) },
+    ...(row.account_id ? { accountId: row.account_id } : {}),
   };
 }
 

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orderNumber } from "../../server/domain/order-number.ts";
 import { cartRepository } from "../../server/store/cart-repository.ts";
 import { type TestShop, testShop } from "../support/app.ts";
+import { orderPageLink } from "../support/orders.ts";
 import { freePort } from "../support/shop-process.ts";
 import { type Shopper, shopper, textOf } from "../support/shopper.ts";
 
@@ -55,7 +55,11 @@ const main = (html: string) => /<main[\s\S]*<\/main>/.exec(html)?.[0] ?? html;
 const field = (html: string, name: string) =>
   new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? "";
 /** A Location as the browser follows it: the provider's checkout and return URLs are absolute. */
-const pathOf = (location: unknown) => new URL(String(location), "http://shop.test").pathname;
+/** A redirect's path with its query: the order page's holds the order's own secret. */
+const pathOf = (location: unknown) => {
+  const url = new URL(String(location), "http://shop.test");
+  return `${url.pathname}${url.search}`;
+};
 const testPayment = { nl: /^\/testbetaling\/tp_[\w-]+$/, de: /^\/testzahlung\/tp_[\w-]+$/ };
 
 async function withCart(paths = nl, lines = [{ ...book, quantity: "2" }]): Promise<Shopper> {
@@ -84,11 +88,10 @@ async function placeOrder(s: Shopper, paths = nl) {
 const db = () => shop.database.db;
 const ordersOf = (email: string) =>
   db().selectFrom("orders").selectAll().where("email", "=", email).execute();
-/** The order page of the one order placed for this address. */
+/** The order page of the one order placed for this address, with its own secret. */
 const orderPageOf = async (email: string, paths = nl) => {
   const [order] = await ordersOf(email);
-  const page = paths === nl ? "/bestelling/" : "/bestellung/";
-  return `${page}${orderNumber(Number(order?.id))}`;
+  return orderPageLink(Number(order?.id), paths === nl ? "nl" : "de");
 };
 /** Pays on the test provider's page as the tester does; returns the order page it sends back to. */
 async function pay(s: Shopper, testPage: string, outcome = "paid"): Promise<string> {
@@ -330,8 +333,8 @@ describe("placing the order", () => {
 
     // The order page, before paying: the number, awaiting payment, the mail still to come.
     const orderPage = await orderPageOf(email);
-    expect(orderPage).toMatch(/^\/bestelling\/1\d{5}$/);
-    const number = orderPage.split("/").pop() ?? "";
+    expect(orderPage).toMatch(/^\/bestelling\/1\d{5}\?code=[\w-]{43}$/);
+    const number = /\/(\d+)\?/.exec(orderPage)?.[1] ?? "";
     const before = await s.get(orderPage);
     expect(before.statusCode).toBe(200);
     const waiting = textOf(main(before.body));
@@ -520,20 +523,23 @@ describe("placing the order", () => {
     expect((await noAddress.post(nl.overview, key)).headers.location).toBe(nl.address);
   });
 
-  it("shows the order page only to the browser that ordered", async () => {
+  it("shows the order page only by its own link, never by the cart cookie that placed it", async () => {
     const email = "mine@example.nl";
     const s = await readyToOrder(nl, { ...anna, email });
     const { res } = await placeOrder(s);
     expect(res.statusCode).toBe(303);
     const url = await orderPageOf(email);
+    const bare = url.split("?")[0] ?? "";
     expect((await s.get(url)).statusCode).toBe(200);
+    expect((await s.get(bare)).statusCode).toBe(404);
+    expect((await s.get(`${bare}?code=${"a".repeat(43)}`)).statusCode).toBe(404);
     const stranger = await shopper(shop.app);
-    expect((await stranger.get(url)).statusCode).toBe(404);
+    expect((await stranger.get(bare)).statusCode).toBe(404);
     expect((await s.get("/bestelling/999999999")).statusCode).toBe(404);
     expect((await s.get("/bestelling/abc")).statusCode).toBe(404);
     // The provider sends the shopper back to it: still nobody else's, also once paid.
     expect(await pay(s, pathOf(res.headers.location))).toBe(url);
-    expect((await stranger.get(url)).statusCode).toBe(404);
+    expect((await stranger.get(bare)).statusCode).toBe(404);
     // The same order in German, at its German address.
     const german = await s.get(url.replace("/bestelling/", "/bestellung/"));
     expect(german.statusCode).toBe(200);

@@ -152,8 +152,11 @@ describe("the checkout's address", () => {
     });
     expect(placed.statusCode).toBe(303);
     // On to the test provider's payment page (an absolute URL, followed as its path); no mail yet.
-    const pathOf = (res: LightMyRequestResponse) =>
-      new URL(String(res.headers.location), "http://x").pathname;
+    const pathOf = (res: LightMyRequestResponse) => {
+      // With its query: the order page's holds the order's own secret.
+      const url = new URL(String(res.headers.location), "http://x");
+      return `${url.pathname}${url.search}`;
+    };
     const testPage = pathOf(placed);
     expect(testPage).toMatch(/^\/testbetaling\/tp_[\w-]+$/);
     expect(await outbox(evilEmail)).toEqual([]);

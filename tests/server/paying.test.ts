@@ -28,7 +28,7 @@ const paths = {
     overview: "/winkelwagen/overzicht",
     product: "/assortiment/fotoboeken/exclusief-fotoboek",
     testPayment: /^\/testbetaling\/tp_[\w-]+$/,
-    order: /^\/bestelling\/(\d{6,})$/,
+    order: /^\/bestelling\/(\d{6,})\?code=[\w-]{43}$/,
   },
   de: {
     contents: "/einkaufswagen/inhalt",
@@ -36,7 +36,7 @@ const paths = {
     overview: "/einkaufswagen/uebersicht",
     product: "/sortiment/fotobuecher/exklusives-fotobuch",
     testPayment: /^\/testzahlung\/tp_[\w-]+$/,
-    order: /^\/bestellung\/(\d{6,})$/,
+    order: /^\/bestellung\/(\d{6,})\?code=[\w-]{43}$/,
   },
 };
 type Lang = keyof typeof paths;
@@ -75,7 +75,11 @@ const main = (html: string) => /<main[\s\S]*<\/main>/.exec(html)?.[0] ?? html;
 const field = (html: string, name: string) =>
   new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? "";
 /** A Location as the browser follows it: the shop's absolute return URL read as a path. */
-const pathOf = (location: unknown) => new URL(String(location), origin).pathname;
+/** A redirect's path with its query: the order page's holds the order's own secret. */
+const pathOf = (location: unknown) => {
+  const url = new URL(String(location), origin);
+  return `${url.pathname}${url.search}`;
+};
 
 const db = () => shop.database.db;
 const mailsTo = (email: string) =>
@@ -211,13 +215,16 @@ describe.each(["nl", "de"] as const)("paying an order (%s)", (lang) => {
     expect(await mailsTo(email)).not.toContainEqual(expect.objectContaining({ kind: "order-confirmation" }));
   });
 
-  it("someone else's order page and pay form are not found", async () => {
+  it("an order page and its pay form are not found without the order's own link", async () => {
     const s = await readyToPay(lang, `mine-${lang}@example.test`);
     const { res } = await place(s, lang);
     const orderPage = await decide(s, pathOf(res.headers.location), "open");
+    const bare = orderPage.split("?")[0] ?? "";
     const stranger = await shopper(shop.app, paths[lang].product);
-    expect((await stranger.get(orderPage)).statusCode).toBe(404);
-    expect((await stranger.post(orderPage, {})).statusCode).toBe(404);
+    expect((await stranger.get(bare)).statusCode).toBe(404);
+    expect((await stranger.post(bare, {})).statusCode).toBe(404);
+    // Not even the browser that ordered opens it by its cart cookie alone.
+    expect((await s.get(bare)).statusCode).toBe(404);
   });
 });
 

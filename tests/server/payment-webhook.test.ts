@@ -70,6 +70,7 @@ describe.each(testDatabases())("the payment webhook on $name", (target) => {
       routes: i18n.routes,
       log: shop.app.log,
       now: () => new Date(),
+      orderLinkSecret: shop.config.cookieSecret,
     });
   });
   afterEach(async () => {

@@ -1,5 +1,8 @@
 import type { Kysely } from "kysely";
+import { orderLinkCode, orderLinkParameter } from "../../server/domain/order-link.ts";
+import { orderNumber } from "../../server/domain/order-number.ts";
 import type { Schema } from "../../server/store/schema.ts";
+import { testSecret } from "./app.ts";
 
 /** An order row as the checkout writes it (Anna's photo book to Utrecht), for tests that need one in place. */
 export function orderRow(idempotencyKey: string, cartId: string) {
@@ -54,4 +57,13 @@ export async function orderForBook(
     })
     .execute();
   return order.id;
+}
+
+/**
+ * An order's page with its own secret, as the payment provider's return and the confirmation
+ * mail link to it (ADR 0089), for a shop made with testShop (its COOKIE_SECRET).
+ */
+export function orderPageLink(orderId: number, lang: "nl" | "de" = "nl"): string {
+  const page = lang === "nl" ? "/bestelling/" : "/bestellung/";
+  return `${page}${orderNumber(orderId)}?${orderLinkParameter}=${orderLinkCode(testSecret, orderId)}`;
 }

@@ -13,7 +13,8 @@ import { type TestShop, testShop } from "../../support/app.ts";
 import type { BrowserSession } from "../../support/browser-session.ts";
 import { BrowserSession as Browser } from "../../support/browser-session.ts";
 import { testDatabases } from "../../support/databases.ts";
-import { multipart, photos } from "../../support/photos.ts";
+import { orderPageLink } from "../../support/orders.ts";
+import { multipart, photos, startPhotoBook } from "../../support/photos.ts";
 import { signupLinkPath } from "../../support/subscriptions.ts";
 
 const nl = accountPaths.nl;
@@ -109,7 +110,9 @@ describe.each(testDatabases())("what a browser brings to its account at sign-in,
     expect(await accountLines("carla@example.nl")).toEqual(["exclusive-photobook × 3"]);
   });
 
-  it("photos, projects and orders made in the browser before signing in are the account's, on every device", async () => {
+  // One browser may serve several people (ADR 0089): what a guest made in it is not the account's
+  // that signs in there next. The account's photos stay on every device; the guest's stay the guest's.
+  it("photos and projects made in the browser before signing in stay the guest's, and the account's own stay on every device", async () => {
     await signedUp(shop.app, db(), { email: "daan@example.nl" });
     const laptop = new Browser(shop.app);
     await laptop.get("/fotoboek-maken?fotoboek=exclusief-fotoboek&orientatie=staand&formaat=21x30");
@@ -124,20 +127,25 @@ describe.each(testDatabases())("what a browser brings to its account at sign-in,
       ]),
     );
     expect(started.statusCode, started.body.slice(0, 300)).toBe(303);
+    const guestOwners = await db().selectFrom("uploads").select("owner_id").execute();
     await signIn(shop.app, "daan@example.nl", password, { browser: laptop });
+    expect(mainText(await laptop.get(nl.photos))).not.toContain("strand.jpg");
+    // Uploaded while signed in: the account's, on every device.
+    expect((await startPhotoBook(laptop, "bergen.jpg")).statusCode).toBe(303);
 
     const phone = (await signIn(shop.app, "daan@example.nl")).browser;
     const page = await phone.get(nl.photos);
     expect(page.statusCode).toBe(200);
-    expect(mainText(page)).toContain("strand.jpg");
-    expect(mainText(page)).toContain("Exclusief fotoboek (1 foto)");
-    const owners = await db().selectFrom("uploads").select("owner_id").execute();
+    expect(mainText(page)).toContain("bergen.jpg");
+    expect(mainText(page)).not.toContain("strand.jpg");
     const account = await db()
       .selectFrom("accounts")
       .select("owner_id")
       .where("email_key", "=", "daan@example.nl")
       .executeTakeFirstOrThrow();
-    expect(owners.map((o) => o.owner_id)).toEqual([account.owner_id]);
+    const owners = await db().selectFrom("uploads").select(["owner_id", "original_name"]).execute();
+    expect(guestOwners.map((o) => o.owner_id)).not.toContain(account.owner_id);
+    expect(owners.filter((o) => o.owner_id === account.owner_id)).toHaveLength(1);
   });
 });
 
@@ -155,18 +163,19 @@ describe("Bewaar je gegevens, on an order's page", () => {
       });
       const [order] = await db.selectFrom("orders").select("id").execute();
       const number = orderNumber(Number(order?.id));
-      const orderPage = `/bestelling/${number}`;
+      const orderPage = orderPageLink(Number(order?.id));
+      const saveDetails = `/bestelling/${number}/gegevens-bewaren?${orderPage.split("?")[1]}`;
       const page = await browser.get(orderPage);
       expect(mainText(page)).toContain("Bewaar je gegevens");
       expect(mainText(page)).toContain("Maak een account met eva@example.nl");
 
-      const weak = await browser.form(`${orderPage}/gegevens-bewaren`, {
+      const weak = await browser.form(saveDetails, {
         password: "kort",
         passwordConfirm: "kort",
       });
       expect(weak.statusCode).toBe(422);
       expect(mainText(weak)).toContain("Bewaar je gegevens");
-      const asked = await browser.form(`${orderPage}/gegevens-bewaren`, {
+      const asked = await browser.form(saveDetails, {
         password,
         passwordConfirm: password,
       });

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../../server/app.ts";
+import { orderPagePath } from "../../../server/domain/order-link.ts";
 import { createI18n, loadMessages } from "../../../server/i18n/index.ts";
 import { orderConfirmationMail } from "../../../server/mail/order-confirmation.ts";
 import { enqueueMail } from "../../../server/mail/outbox.ts";
@@ -19,7 +20,7 @@ import {
   signedUp,
   signIn,
 } from "../../support/accounts.ts";
-import { type TestShop, testShop } from "../../support/app.ts";
+import { type TestShop, testSecret, testShop } from "../../support/app.ts";
 import { BrowserSession } from "../../support/browser-session.ts";
 import { testDatabases } from "../../support/databases.ts";
 import { startPhotoBook } from "../../support/photos.ts";
@@ -150,9 +151,10 @@ describe.each(testDatabases())("an account's data, on $name", (target) => {
     if (!order) throw new Error("no order placed");
     await db().updateTable("orders").set({ status: "shipped" }).execute();
     const dispatch = { from: "2026-06-12", to: "2026-06-16" };
+    const pageUrl = `http://localhost:3000${orderPagePath(i18n.routes, "nl", order.id, testSecret)}`;
     await enqueueMail(
       db(),
-      orderConfirmationMail(i18n.t.nl, order, order.id, { amountCents: 5495, dispatch }),
+      orderConfirmationMail(i18n.t.nl, order, order.id, { amountCents: 5495, dispatch, pageUrl }),
     );
     await enqueueMail(db(), shippingMail(i18n.t.nl, order, order.id));
     await sender.runOnce();

@@ -69,6 +69,7 @@ describe("the order confirmation, sent once paid", () => {
     const mail = orderConfirmationMail(i18n.t.nl, orders.nl, 7, {
       amountCents: 5495,
       dispatch: { from: "2026-06-12", to: "2026-06-16" },
+      pageUrl: "https://fotohoek.example/bestelling/100007?code=abc",
     });
 
     expect(mail).toMatchObject({ kind: "order-confirmation", locale: "nl", to: "anna@example.nl" });
@@ -85,6 +86,7 @@ describe("the order confirmation, sent once paid", () => {
     const mail = orderConfirmationMail(i18n.t.de, orders.de, 7, {
       amountCents: 5000,
       dispatch: { from: "2026-06-12", to: "2026-06-12" },
+      pageUrl: "https://fotohoek.example/bestellung/100007?code=abc",
     });
 
     expect(mail.subject).toBe("Zahlung erhalten: Ihre Bestellung 100007 bei Fotohoek");

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../../server/app.ts";
+import { orderLinkCode } from "../../../server/domain/order-link.ts";
 import { createI18n, loadMessages } from "../../../server/i18n/index.ts";
 import type { Locale } from "../../../server/i18n/locales.ts";
 import { mollieProvider } from "../../../server/payments/mollie.ts";
@@ -64,6 +65,9 @@ function recordingLog(lines: Logged[]) {
   } as never;
 }
 
+/** The shop's secret the order pages' links are made with (COOKIE_SECRET in the shop). */
+const linkSecret = "a secret for the order pages' links";
+
 function paymentsOn(database: Database, provider: PaymentProvider, log: Logged[], mailed: { count: number }) {
   return orderPayments({
     db: database.db,
@@ -74,6 +78,7 @@ function paymentsOn(database: Database, provider: PaymentProvider, log: Logged[]
     routes: i18n.routes,
     log: recordingLog(log),
     now: () => paidAt,
+    orderLinkSecret: linkSecret,
     mailQueued: () => {
       mailed.count++;
     },
@@ -137,7 +142,8 @@ describe.each(testDatabases())("an order's payments through the test provider on
     expect(details).toMatchObject({
       amountCents: 5494,
       locale: "de",
-      redirectUrl: `${origin}/bestellung/${100_000 + orderId}`,
+      // The return holds the order's own secret: the cookie of the browser that ordered opens nothing.
+      redirectUrl: `${origin}/bestellung/${100_000 + orderId}?code=${orderLinkCode(linkSecret, orderId)}`,
       webhookUrl: `${origin}/api/betalingen/webhook`,
       description: `Bestellung ${100_000 + orderId} bei Fotohoek`,
     });
@@ -204,7 +210,9 @@ describe.each(testDatabases())("an order's payments through the test provider on
     const sent = await mails(database);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.kind).toBe("payment-failed");
-    expect(sent[0]?.text_body).toContain(`${origin}/bestelling/${100_000 + orderId}`);
+    expect(sent[0]?.text_body).toContain(
+      `${origin}/bestelling/${100_000 + orderId}?code=${orderLinkCode(linkSecret, orderId)}`,
+    );
     expect(await orderLifecycleRepository(database.db).transitionsOf(orderId)).toEqual([]);
 
     const second = await payments.start(orderId, { origin });
@@ -356,7 +364,7 @@ describe.each(testDatabases())("an order paid through Mollie on $name", (target)
     expect(create?.body).toMatchObject({
       amount: { currency: "EUR", value: "54.94" },
       locale: "nl_NL",
-      redirectUrl: `https://shop.example.nl/bestelling/${100_000 + orderId}`,
+      redirectUrl: `https://shop.example.nl/bestelling/${100_000 + orderId}?code=${orderLinkCode(linkSecret, orderId)}`,
       webhookUrl: "https://shop.example.nl/api/betalingen/webhook",
     });
     const latest = await payments.latest(orderId);

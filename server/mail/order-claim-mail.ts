@@ -1,0 +1,37 @@
+import { orderNumber } from "../domain/order-number.ts";
+import type { Translate } from "../i18n/translate.ts";
+import type { Order } from "../store/order-repository.ts";
+import { mailClosing } from "./mail-closing.ts";
+import type { OutgoingMail } from "./outbox.ts";
+
+/** A link that adds a guest's order to an account works this long. */
+export const orderClaimLinkHours = 24;
+
+/**
+ * To the order's own address, in the order's language: an account asks to take the order,
+ * and only the link in this mail lets it (ADR 0089). It names the asking account, so whoever
+ * placed the order sees who asked, and says that doing nothing leaves the order as it is.
+ */
+export function orderClaimMail(t: Translate, order: Order, accountEmail: string, link: string): OutgoingMail {
+  const number = orderNumber(order.id);
+  const shop = t("site.name");
+  const text = [
+    t("orderClaimMail.greeting"),
+    "",
+    t("orderClaimMail.intro", { account: accountEmail, number }),
+    "",
+    t("orderClaimMail.link", { url: link }),
+    "",
+    t("orderClaimMail.ignore", { hours: orderClaimLinkHours }),
+    "",
+    ...mailClosing(t),
+  ].join("\n");
+  return {
+    kind: "order-claim",
+    locale: order.locale,
+    to: order.address.email,
+    replyTo: t("footer.email"),
+    subject: t("orderClaimMail.subject", { number, shop }),
+    text,
+  };
+}
