@@ -19,7 +19,8 @@ export function orderLinkCode(secret: string, orderId: number): string {
 
 /** Whether `code` (from an address) is the order's own; anything else, of any shape, is not. */
 export function orderLinkHolds(secret: string, orderId: number, code: unknown): boolean {
-  if (typeof code !== "string" || code.length !== 43) return false;
+  // The shape first: timingSafeEqual throws on inputs of different byte lengths ("é" is two).
+  if (typeof code !== "string" || !/^[\w-]{43}$/.test(code)) return false;
   return timingSafeEqual(Buffer.from(code), Buffer.from(orderLinkCode(secret, orderId)));
 }
 

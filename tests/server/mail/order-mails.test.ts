@@ -78,6 +78,10 @@ describe("the order confirmation, sent once paid", () => {
     expect(mail.text).toMatch(/We hebben je betaling van €\s54,95 ontvangen\./);
     expect(mail.text).toMatch(/2 × Exclusief fotoboek \(.+\): €\s50,00/);
     expect(mail.text).toMatch(/versturen op vrijdag 12\s*–\s*dinsdag 16 juni 2026\./);
+    // The order's page by its own secret: the only way a guest opens it again.
+    expect(mail.text).toContain(
+      "Je bestelling bekijk je via deze link: https://fotohoek.example/bestelling/100007?code=abc",
+    );
     expect(mail.text).not.toMatch(/nog niet mogelijk|Wacht op betaling/);
     expect(missing).toEqual([]);
   });
@@ -93,6 +97,9 @@ describe("the order confirmation, sent once paid", () => {
     expect(mail.text).toMatch(/^Guten Tag Anja,\n/);
     expect(mail.text).toMatch(/Wir haben Ihre Zahlung über 50,00\s€ erhalten\./);
     expect(mail.text).toContain("Wir versenden Ihre Bestellung voraussichtlich am Freitag, 12. Juni 2026.");
+    expect(mail.text).toContain(
+      "Ihre Bestellung finden Sie unter diesem Link: https://fotohoek.example/bestellung/100007?code=abc",
+    );
     expect(mail.text).not.toMatch(/\bdu\b|\bdein/i);
     expect(missing).toEqual([]);
   });
