@@ -11,14 +11,20 @@ export const orderClaimLinkHours = 24;
  * To the order's own address, in the order's language: an account asks to take the order,
  * and only the link in this mail lets it (ADR 0089). It names the asking account, so whoever
  * placed the order sees who asked, and says that doing nothing leaves the order as it is.
+ * It carries the asking account and the order, so deleting either account erases it (ADR 0092).
  */
-export function orderClaimMail(t: Translate, order: Order, accountEmail: string, link: string): OutgoingMail {
+export function orderClaimMail(
+  t: Translate,
+  order: Order,
+  asking: { id: string; email: string },
+  link: string,
+): OutgoingMail {
   const number = orderNumber(order.id);
   const shop = t("site.name");
   const text = [
     t("orderClaimMail.greeting"),
     "",
-    t("orderClaimMail.intro", { account: accountEmail, number }),
+    t("orderClaimMail.intro", { account: asking.email, number }),
     "",
     t("orderClaimMail.link", { url: link }),
     "",
@@ -33,5 +39,7 @@ export function orderClaimMail(t: Translate, order: Order, accountEmail: string,
     replyTo: t("footer.email"),
     subject: t("orderClaimMail.subject", { number, shop }),
     text,
+    accountId: asking.id,
+    orderId: order.id,
   };
 }

@@ -38,7 +38,7 @@ export function orderClaimRoutes(app: FastifyInstance, services: Services, route
     const issued = await accounts.issueToken(
       session.account.id,
       "claim-order",
-      (token) => orderClaimMail(i18n.t[order.locale], order, session.account.email, link(token)),
+      (token) => orderClaimMail(i18n.t[order.locale], order, session.account, link(token)),
       { at: services.now(), perHour: claimMailsPerHour, orderId: order.id },
     );
     if (issued) services.mailQueued();
