@@ -59,6 +59,14 @@ export function mount(element: HTMLElement): () => void {
     return { width: rect.width, height: rect.height };
   };
 
+  /** Whether the panel's width or height is still in a running transition (where the browser can tell). */
+  const sizeTransitionRuns = () =>
+    (details.getAnimations?.() ?? []).some(
+      (animation) =>
+        animation.playState === "running" &&
+        ["width", "height"].includes((animation as CSSTransition).transitionProperty ?? ""),
+    );
+
   /** Runs `done` when the size transition ends, or after its duration should a transitionend never come. */
   const afterTransition = (ms: number, done: () => void) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -70,8 +78,16 @@ export function mount(element: HTMLElement): () => void {
       finish = undefined;
       done();
     };
+    // A busy page can start the transition a few frames after this script asked for it, so
+    // the timer may fire while it still runs: its own transitionend then ends it. Ending it
+    // early would say "open" while the size still grows (and a running transition towards
+    // the same size is not cut short by the open state's 0s).
+    const fallback = () => {
+      if (sizeTransitionRuns()) timer = setTimeout(fallback, 100);
+      else end();
+    };
     details.addEventListener("transitionend", end);
-    timer = setTimeout(() => end(), ms + 100);
+    timer = setTimeout(fallback, ms + 100);
     finish = () => end();
   };
 
