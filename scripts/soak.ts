@@ -105,6 +105,7 @@ function instanceEnv(databaseUrl: string, redisUrl: string, dataDir: string, coo
     CART_CHANGE_RATE_LIMIT: high,
     ADDRESS_RATE_LIMIT: high,
     UPLOAD_RATE_LIMIT: high,
+    UPLOAD_BYTES_PER_CLIENT_MB: high,
     PROJECT_RATE_LIMIT: high,
     ANALYTICS_RATE_LIMIT: high,
   };

@@ -82,6 +82,12 @@ function expectAnswer(page: Page, status: number, step: string, location?: RegEx
   return page;
 }
 
+/** A redirect's path and query: the next request goes to whichever instance's turn it is. */
+const pathOf = (location: string) => {
+  const url = new URL(location, "http://localhost");
+  return `${url.pathname}${url.search}`;
+};
+
 const hiddenValue = (html: string, name: string) =>
   new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? "";
 
@@ -138,15 +144,26 @@ const checkout: Journey = {
       orderKey: hiddenValue(overview.body, "orderKey"),
       fingerprint: hiddenValue(overview.body, "fingerprint"),
     };
+    // Placing the order goes to the payment page (the built-in test provider's), which
+    // sends the shopper back to the order's page, its secret in the address.
     const placed = expectAnswer(
       await browser.form(cart.overview, place),
       303,
       "place order",
-      /^\/bestelling\/\d+$/,
+      /\/testbetaling\/[\w-]+$/,
     );
-    const number = placed.location.split("/").pop() ?? "";
+    const paymentPage = pathOf(placed.location);
+    expectAnswer(await browser.get(paymentPage), 200, "test payment page");
+    const paid = expectAnswer(
+      await browser.form(paymentPage, { outcome: "paid" }),
+      303,
+      "pay",
+      /\/bestelling\/\d+\?code=[\w-]+$/,
+    );
+    const orderPage = pathOf(paid.location);
+    const number = /\/bestelling\/(\d+)/.exec(orderPage)?.[1] ?? "";
     tally.ordersPlaced.add(number);
-    const thanks = expectAnswer(await browser.get(placed.location), 200, "thank-you page");
+    const thanks = expectAnswer(await browser.get(orderPage), 200, "thank-you page");
     if (!thanks.body.includes(number)) throw new Unexpected(`thank-you page without its number ${number}`);
     tally.ordersConfirmed.add(number);
   },
