@@ -11,6 +11,7 @@ import { contracts } from "../islands/contracts.ts";
 import { passwordBackOff } from "./accounts/password-back-off.ts";
 import { type Config, projectRoot } from "./config.ts";
 import type { Catalogue } from "./domain/catalogue.ts";
+import { loadCompany } from "./domain/company.ts";
 import { deliveryTimes } from "./domain/delivery-overview.ts";
 import { parseCutOff } from "./domain/delivery-times.ts";
 import { type Faq, loadFaq } from "./domain/faq.ts";
@@ -175,6 +176,7 @@ export async function buildApp({
   const services: Services = {
     config,
     catalogue,
+    company: loadCompany(),
     database,
     i18n,
     carts: cartRepository(database.db, database),

@@ -39,6 +39,31 @@ export type ModelShape = (typeof modelShapes)[number];
 
 const frontId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lower-case words joined by -");
 
+/**
+ * Product safety (GPSR, Regulation (EU) 2023/988, art. 19): what a shop selling at a
+ * distance shows with each product. The manufacturer is the company itself
+ * (content/company.json) unless the product names another.
+ */
+const manufacturerSchema = z.object({
+  name: z.string().trim().min(1),
+  address: z.object({
+    street: z.string().trim().min(1),
+    postcode: z.string().trim().min(1),
+    city: z.string().trim().min(1),
+    countryCode: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as NL"),
+  }),
+  email: z.email("must be an e-mail address"),
+});
+
+const safetySchema = z.object({
+  /** The type number on the product and its packaging: the product identifier. */
+  model: z.string().regex(/^[A-Z0-9]+(?:-[A-Z0-9]+)*$/, "must be a type number such as FH-CV-01"),
+  /** Only when someone else makes the product; otherwise the company is the manufacturer. */
+  manufacturer: manufacturerSchema.optional(),
+  /** Warnings and instructions that matter for safe use (mounting a canvas, say); only where there are any. */
+  information: localized.optional(),
+});
+
 const productSchema = z.object({
   id: slug,
   category: slug,
@@ -59,6 +84,7 @@ const productSchema = z.object({
     rush: workingDays.extend({ surchargeCents: z.number().int().positive() }).optional(),
   }),
   sizes: z.array(sizeSchema).min(1),
+  safety: safetySchema,
   recommended: z.object({
     orientation: z.enum(orientations),
     size: z.string(),
@@ -82,6 +108,8 @@ export type Category = z.infer<typeof categorySchema>;
 export type Product = z.infer<typeof productSchema>;
 export type ProductSize = z.infer<typeof sizeSchema>;
 export type ProductModel = Product["model"];
+export type ProductSafety = Product["safety"];
+export type Manufacturer = z.infer<typeof manufacturerSchema>;
 
 export interface Catalogue {
   categories: readonly Category[];

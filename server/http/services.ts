@@ -1,6 +1,7 @@
 import type { PasswordBackOff } from "../accounts/password-back-off.ts";
 import type { Config } from "../config.ts";
 import type { Catalogue } from "../domain/catalogue.ts";
+import type { Company } from "../domain/company.ts";
 import type { DeliveryTimes } from "../domain/delivery-overview.ts";
 import type { Faq } from "../domain/faq.ts";
 import type { I18n } from "../i18n/index.ts";
@@ -27,6 +28,8 @@ import type { ProductLinks } from "./rendering/product-links.ts";
 export interface Services {
   config: Config;
   catalogue: Catalogue;
+  /** The company behind the shop (content/company.json): seller, manufacturer, security contact. */
+  company: Company;
   database: Database;
   i18n: I18n;
   carts: CartRepository;

@@ -4,6 +4,7 @@ import type { PropsOf } from "../../islands/runtime/define-hook.ts";
 import { type Category, fromPriceCents, type Product, type ProductSize } from "../domain/catalogue.ts";
 import { formatPrice } from "../domain/money.ts";
 import { isPhotoBook } from "../domain/photo-books.ts";
+import { priceList } from "../domain/prices.ts";
 import {
   orientationsOf,
   pricesOf,
@@ -12,6 +13,13 @@ import {
   sizesIn,
 } from "../domain/product-options.ts";
 import { shareLinks } from "../domain/share-links.ts";
+import {
+  breadcrumbList,
+  manufacturerNode,
+  manufacturerOf,
+  merchantReturnPolicy,
+  shippingDetails,
+} from "../domain/structured-data.ts";
 import { frameUrl } from "../domain/viewer-frames.ts";
 import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
@@ -150,6 +158,25 @@ export function productRoutes(
   };
 
   const workingDays = (locale: Locale, d: { min: number; max: number }) => workingDaysText(i18n.t[locale], d);
+  const countryNames = perLocale((l) => new Intl.DisplayNames([intlLocale[l]], { type: "region" }));
+
+  /** The product-safety section (GPSR): the type number, who makes it and how to use it safely. */
+  const safetyOf = (product: Product, locale: Locale) => {
+    const maker = manufacturerOf(product, services.company);
+    return {
+      model: product.safety.model,
+      manufacturer: {
+        name: maker.name,
+        lines: [
+          maker.address.street,
+          `${maker.address.postcode} ${maker.address.city}`,
+          countryNames[locale].of(maker.address.countryCode) ?? maker.address.countryCode,
+        ],
+        email: maker.email,
+      },
+      information: product.safety.information?.[locale],
+    };
+  };
 
   const renderer: ProductPageRenderer = {
     find: (productId) => (typeof productId === "string" ? catalogue.product(productId) : undefined),
@@ -203,7 +230,13 @@ export function productRoutes(
       ];
 
       const offerUrl = (s: ProductSize) => origin + links.choice(product, s, locale);
-      const structuredData = {
+      const productPath = links.product(product, locale);
+      const categoryPath = links.category(category, locale);
+      const crumbs = [{ label: category.name[locale], href: categoryPath }, { label: name }];
+      // The same for every size of the product: worked out once per page.
+      const shipping = shippingDetails(product, priceList.shipping);
+      const returnPolicy = merchantReturnPolicy();
+      const productData = {
         "@context": "https://schema.org",
         "@type": "Product",
         name,
@@ -214,6 +247,8 @@ export function productRoutes(
           return url;
         }),
         brand: { "@type": "Brand", name: t("site.name") },
+        mpn: product.safety.model,
+        manufacturer: manufacturerNode(manufacturerOf(product, services.company)),
         offers: product.sizes.map((s) => ({
           "@type": "Offer",
           name: option(s),
@@ -223,8 +258,19 @@ export function productRoutes(
           price: (s.priceCents / 100).toFixed(2),
           availability: s.available ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
           itemCondition: "https://schema.org/NewCondition",
+          shippingDetails: shipping,
+          hasMerchantReturnPolicy: returnPolicy,
         })),
       };
+      const structuredData = [
+        productData,
+        breadcrumbList(
+          origin,
+          { label: t("layout.home"), href: i18n.routes.pathFor("home", locale) },
+          crumbs,
+          origin + productPath,
+        ),
+      ];
 
       return {
         title: productTitle(name, choiceLabel),
@@ -253,8 +299,10 @@ export function productRoutes(
           available: s.available,
         })),
         queryNames: links.queryNames(locale),
-        productPath: links.product(product, locale),
-        categoryPath: links.category(category, locale),
+        crumbs,
+        safety: safetyOf(product, locale),
+        productPath,
+        categoryPath,
         unitCents,
         rushCents,
         standardDays: workingDays(locale, product.production.standard),

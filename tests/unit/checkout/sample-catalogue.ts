@@ -37,6 +37,7 @@ export function sampleCatalogue(): Catalogue {
         available: !options.soldOut,
       },
     ],
+    safety: { model: `FH-${id.toUpperCase()}` },
     recommended: { orientation: "landscape", size: "30x20", reason: { nl: "x", de: "x" } },
   });
   const category = (id: string) => ({
