@@ -55,6 +55,7 @@ import { cartAddressRoutes } from "./routes/cart-address.ts";
 import { cartOverviewRoutes } from "./routes/cart-overview.ts";
 import { catalogueRoutes } from "./routes/catalogue.ts";
 import { contactRoutes } from "./routes/contact.ts";
+import { crawlerFileRoutes } from "./routes/crawler-files.ts";
 import { customerServiceRoutes } from "./routes/customer-service.ts";
 import { deliveryTimesRoutes } from "./routes/delivery-times.ts";
 import { editorRoutes } from "./routes/editor.ts";
@@ -299,6 +300,7 @@ export async function buildApp({
   registerErrorPages(app, services);
 
   healthRoutes(app, services);
+  crawlerFileRoutes(app, services, routes);
   viewerFrameRoutes(app, services);
   homeRoutes(app, services, routes);
   catalogueRoutes(app, services, routes);
