@@ -1,14 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import { fromPriceCents } from "../domain/catalogue.ts";
+import { breadcrumbList } from "../domain/structured-data.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { firstRowCards } from "../http/rendering/first-row.ts";
+import { originOf } from "../http/rendering/origin.ts";
 import type { Services } from "../http/services.ts";
 import { perLocale } from "../i18n/locales.ts";
 
 /** Category pages: every product of one category as a card that leads to its product page. */
 export function catalogueRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
   const route = routes.on(app);
-  const { catalogue } = services;
+  const { catalogue, i18n } = services;
   let shown = 0;
   const listings = new Map(
     catalogue.categories.map((category) => {
@@ -34,11 +36,22 @@ export function catalogueRoutes(app: FastifyInstance, services: Services, routes
     if (!category) return reply.callNotFound();
     return reply.page(
       "pages/category",
-      {
-        title: category.name[locale],
-        description: category.intro[locale],
-        category,
-        products: listings.get(category.id) ?? [],
+      () => {
+        const origin = originOf(request, services);
+        const crumbs = [{ label: category.name[locale] }];
+        return {
+          title: category.name[locale],
+          description: category.intro[locale],
+          category,
+          products: listings.get(category.id) ?? [],
+          crumbs,
+          structuredData: breadcrumbList(
+            origin,
+            { label: i18n.t[locale]("layout.home"), href: i18n.routes.pathFor("home", locale) },
+            crumbs,
+            origin + services.links.category(category, locale),
+          ),
+        };
       },
       { alternateParams: perLocale((l) => ({ category: category.slug[l] })), cacheable: true },
     );

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { answerParts, type FaqContent, type FaqQuestion, type FaqTopic, plainText } from "../domain/faq.ts";
+import { breadcrumbList, type Crumb } from "../domain/structured-data.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
+import { originOf } from "../http/rendering/origin.ts";
 import { faqVersion } from "../http/rendering/page-variants.ts";
 import type { Services } from "../http/services.ts";
 import { type Locale, locales, perLocale } from "../i18n/locales.ts";
@@ -122,6 +124,23 @@ export function faqRoutes(app: FastifyInstance, services: Services, routes: Loca
     ];
   };
 
+  /** The breadcrumbs as JSON-LD: the same trail, with absolute addresses. */
+  const crumbData = (request: FastifyRequest, trail: Crumb[]) => {
+    const origin = originOf(request, services);
+    const locale = request.locale;
+    const here = i18n.routes.pathForUntyped(
+      request.routeOptions.config.routeId as string,
+      locale,
+      request.params as Record<string, string>,
+    );
+    return breadcrumbList(
+      origin,
+      { label: i18n.t[locale]("layout.home"), href: i18n.routes.pathFor("home", locale) },
+      trail,
+      origin + here,
+    );
+  };
+
   const topicOf = (request: FastifyRequest) =>
     faq.topicBySlug(request.locale, (request.params as { topic: string }).topic);
 
@@ -134,6 +153,7 @@ export function faqRoutes(app: FastifyInstance, services: Services, routes: Loca
         title: t("faq.title"),
         description: t("faq.description"),
         crumbs: crumbs(locale),
+        structuredData: crumbData(request, crumbs(locale)),
         faqNav: faqNavigation(services, locale, "overview"),
       }),
       { cacheable: true, ...faqVersion(services) },
@@ -158,6 +178,7 @@ export function faqRoutes(app: FastifyInstance, services: Services, routes: Loca
           answer: answer(locale, q),
         })),
         crumbs: crumbs(locale, topic),
+        structuredData: crumbData(request, crumbs(locale, topic)),
         faqNav: faqNavigation(services, locale, { topicId: topic.id }),
       }),
       {
@@ -185,6 +206,7 @@ export function faqRoutes(app: FastifyInstance, services: Services, routes: Loca
         answer: answer(locale, question),
         topicHref: i18n.routes.pathFor("faqTopic", locale, { topic: topic.slug }),
         crumbs: crumbs(locale, topic, question),
+        structuredData: crumbData(request, crumbs(locale, topic, question)),
         faqNav: faqNavigation(services, locale, { topicId: topic.id, questionId: question.id }),
       }),
       {

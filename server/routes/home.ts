@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { fromPriceCents } from "../domain/catalogue.ts";
+import { organization } from "../domain/structured-data.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { firstRowCards } from "../http/rendering/first-row.ts";
+import { originOf } from "../http/rendering/origin.ts";
 import type { Services } from "../http/services.ts";
 
 /** The home page presents the whole range, grouped by category. */
@@ -26,10 +28,19 @@ export function homeRoutes(app: FastifyInstance, services: Services, routes: Loc
     const t = i18n.t[request.locale];
     return reply.page(
       "pages/home",
-      {
-        title: t("home.title"),
-        description: t("home.description"),
-        range,
+      () => {
+        const origin = originOf(request, services);
+        return {
+          title: t("home.title"),
+          description: t("home.description"),
+          range,
+          structuredData: organization(
+            services.company,
+            origin,
+            origin + i18n.routes.pathFor("home", request.locale),
+            `${origin}/static/images/icons/icon-512.png`,
+          ),
+        };
       },
       { cacheable: true },
     );
