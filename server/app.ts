@@ -71,6 +71,7 @@ import { productRoutes } from "./routes/product.ts";
 import { remoteCheckRoutes } from "./routes/remote-checks.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { signInRoutes } from "./routes/sign-in.ts";
+import { siteFileRoutes } from "./routes/site-files.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { subscriptionPaymentRoutes } from "./routes/subscription-payment.ts";
 import { testPaymentRoutes } from "./routes/test-payment.ts";
@@ -301,6 +302,7 @@ export async function buildApp({
 
   healthRoutes(app, services);
   crawlerFileRoutes(app, services, routes);
+  siteFileRoutes(app, services);
   viewerFrameRoutes(app, services);
   homeRoutes(app, services, routes);
   catalogueRoutes(app, services, routes);

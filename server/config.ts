@@ -55,6 +55,13 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Which payment provider takes the shop's payments (server/payments/index.ts). */
   payments: PaymentSettings;
+  /**
+   * Where security researchers report a weakness (/.well-known/security.txt, RFC 9116): a
+   * mailto: or https: address; the company's e-mail (content/company.json) when unset.
+   */
+  securityContact: string | undefined;
+  /** When security.txt stops being valid (its Expires): a fixed date, by default 364 days after start-up. */
+  securityTxtExpires: Date;
   /** A production start (productionReason): PUBLIC_URL and PAYMENT_PROVIDER were required. */
   production: boolean;
   /** NODE_ENV=development (npm run dev): templates re-read, template errors shown in place. */
@@ -232,6 +239,9 @@ export function parseTrustProxy(value: string | undefined): false | number | str
 
 const megabyte = 1024 * 1024;
 
+/** How long security.txt stays valid when SECURITY_TXT_EXPIRES is unset: just under RFC 9116's year. */
+export const securityTxtDefaultDays = 364;
+
 const positive = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 export const projectRoot = resolve(dirname(new URL(import.meta.url).pathname), "..");
@@ -287,6 +297,22 @@ const envSchema = z.object({
     .regex(/^https?:\/\/[^/\s?#]+\/?$/, "must be the shop's origin, such as https://www.fotohoek.nl")
     .optional(),
   TRUST_PROXY: z.string().optional(),
+  SECURITY_CONTACT: z
+    .string()
+    .regex(
+      /^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s]+)$/,
+      "must be a mailto: or https: address, such as mailto:security@fotohoek.nl",
+    )
+    .optional(),
+  SECURITY_TXT_EXPIRES: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2}))?$/, "must be a date such as 2027-06-30")
+    .refine((text) => !Number.isNaN(Date.parse(text)), "must be a date such as 2027-06-30")
+    .refine(
+      (text) => Date.parse(text) > Date.now(),
+      "must be a date in the future (security.txt must not be expired)",
+    )
+    .optional(),
   PAYMENT_PROVIDER: z.enum(["test", "mollie"], { error: "must be test or mollie" }).optional(),
   MOLLIE_API_KEY: z
     .string()
@@ -366,6 +392,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     payments: paymentSettings(e.PAYMENT_PROVIDER, e.MOLLIE_API_KEY, { reason, publicUrl }),
+    securityContact: e.SECURITY_CONTACT,
+    // RFC 9116 asks for a fixed date, less than a year ahead: so a start that sets none gets one.
+    securityTxtExpires: e.SECURITY_TXT_EXPIRES
+      ? new Date(e.SECURITY_TXT_EXPIRES)
+      : new Date(Date.now() + securityTxtDefaultDays * 86_400_000),
     production: reason !== undefined,
     development: e.NODE_ENV === "development",
     patternLibrary: e.PATTERN_LIBRARY ? e.PATTERN_LIBRARY === "true" : e.NODE_ENV === "development",
