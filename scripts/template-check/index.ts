@@ -9,6 +9,7 @@ import { conformance } from "./checks/conformance.ts";
 import { duplicateIds } from "./checks/duplicate-ids.ts";
 import { hookAttributes } from "./checks/hook-attributes.ts";
 import { links, RouteProbe } from "./checks/links.ts";
+import { metaDescriptions } from "./checks/meta-description.ts";
 import { templateErrors } from "./checks/template-errors.ts";
 import { localeDifferences, missingTranslations } from "./checks/translations.ts";
 import { validationAttributes } from "./checks/validation-attributes.ts";
@@ -61,6 +62,7 @@ export async function checkTemplates(options: CheckOptions = {}): Promise<CheckR
     const validation = await loadValidationRules();
     const validator = new Conformance();
     const probe = new RouteProbe(shop);
+    const metaDescription = metaDescriptions(shop.app.i18n.messages);
     const list = new ProblemList();
     const notes: string[] = [];
 
@@ -127,6 +129,7 @@ export async function checkTemplates(options: CheckOptions = {}): Promise<CheckR
         ...missingTranslations(view, shop.app.i18n.messages),
         ...(await links(view, probe)),
         ...duplicateIds(view),
+        ...metaDescription(view),
         ...conformance(view, messages, page.routeId === "patterns"),
       ];
       for (const finding of findings) {

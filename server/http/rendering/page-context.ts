@@ -33,6 +33,11 @@ export interface PageContext {
   number: (value: number) => string;
   asset: (name: string) => string;
   routeId: RouteId | undefined;
+  /**
+   * The meta description a page gets when its data names none: its route's text from the
+   * pageDescriptions group (the error text on pages that match no route).
+   */
+  description: string | undefined;
   canonical: string | undefined;
   alternates: Alternate[];
   cartCount: number;
@@ -132,6 +137,10 @@ export function pageContexts(services: Services, live: LiveRoutes): (input: Cont
         url: routeId ? origin + href : undefined,
       };
     });
+    const fallbackDescription = (id: RouteId | undefined) => {
+      const text = lookup(i18n.messages[locale], `pageDescriptions.${id ?? "error"}`);
+      return typeof text === "string" ? text : undefined;
+    };
     const used = new Set<string>();
     const group = (key: string) => {
       const node = lookup(i18n.messages[locale], key);
@@ -148,6 +157,7 @@ export function pageContexts(services: Services, live: LiveRoutes): (input: Cont
       number: (value) => numberFormats[locale].format(value),
       asset: services.asset,
       routeId,
+      description: fallbackDescription(routeId),
       canonical: alternates.find((a) => a.locale === locale)?.url,
       alternates,
       cartCount,
