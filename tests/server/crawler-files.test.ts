@@ -83,7 +83,6 @@ describe("/robots.txt", () => {
         routes.pathFor("cartOverview", locale),
         routes.pathFor("account", locale),
         routes.pathFor("accountOrders", locale),
-        routes.pathFor("signIn", locale),
         routes.pathFor("search", locale),
         routes.pathFor("testPayment", locale, { payment: "tr_123" }),
         routes.pathFor("orderConfirmation", locale, { number: "100001" }),
@@ -159,7 +158,7 @@ describe("/sitemap.xml", () => {
     for (const id of [
       "cartContents",
       "account",
-      "signIn",
+      "accountOrders",
       "search",
       "accountCreate",
       "contactThanks",
