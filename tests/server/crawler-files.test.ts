@@ -1,9 +1,15 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../server/app.ts";
 import { loadCatalogue } from "../../server/domain/catalogue.ts";
 import { loadFaq } from "../../server/domain/faq.ts";
 import { locales } from "../../server/i18n/locales.ts";
 import type { RouteId } from "../../server/i18n/routes.ts";
-import { type TestShop, testShop } from "../support/app.ts";
+import { openDatabase } from "../../server/store/database.ts";
+import { migrateToLatest } from "../../server/store/migrate.ts";
+import { type TestShop, testConfig, testShop } from "../support/app.ts";
 import { sitemapEntries, sitemapProblems } from "../support/sitemap-schema.ts";
 
 let shop: TestShop;
@@ -177,5 +183,46 @@ describe("/sitemap.xml", () => {
     expect(res.headers["cache-control"]).toBe("public, max-age=3600");
     expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
+  });
+});
+
+describe("the sitemap's copy", () => {
+  it("is made again when an editor changes the FAQ, which the shop reads while it runs", async () => {
+    const config = testConfig();
+    const faqDir = mkdtempSync(join(tmpdir(), "sitemap-faq-"));
+    cpSync(config.faqDir, faqDir, { recursive: true });
+    const database = openDatabase("sqlite::memory:");
+    await migrateToLatest(database);
+    // Looked at on every request, so the test need not wait for the shop's few seconds.
+    const faq = loadFaq(faqDir, { recheckMs: 0 });
+    const app = await buildApp({
+      config,
+      catalogue: loadCatalogue(config.cataloguePath),
+      database,
+      faq,
+      logger: false,
+    });
+    try {
+      const sitemap = async () =>
+        (await app.inject({ url: "/sitemap.xml", headers: { host: "localhost:3000" } })).body;
+      const before = await sitemap();
+      expect(before).toContain("/klantenservice/faq/bestellen/hoe-bestel-ik</loc>");
+      expect(await sitemap()).toBe(before);
+      for (const [locale, old, renamed] of [
+        ["nl", "hoe-bestel-ik", "zo-bestel-je-een-fotoproduct"],
+        ["de", "wie-bestelle-ich", "so-bestellen-sie-ein-fotoprodukt"],
+      ] as const) {
+        const file = join(faqDir, `${locale}.json`);
+        writeFileSync(file, readFileSync(file, "utf8").replace(`"slug": "${old}"`, `"slug": "${renamed}"`));
+      }
+      const after = await sitemap();
+      expect(after).toContain("/klantenservice/faq/bestellen/zo-bestel-je-een-fotoproduct</loc>");
+      expect(after).toContain("/kundenservice/faq/bestellung/so-bestellen-sie-ein-fotoprodukt</loc>");
+      expect(after).not.toContain("hoe-bestel-ik");
+      expect(sitemapProblems(after)).toEqual([]);
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 });
