@@ -189,7 +189,7 @@ export async function buildApp({
     sessions,
     addressBook: addressBookRepository(database.db, database),
     signups: signupRepository(database.db, subscriptions),
-    passwordBackOff: passwordBackOff(counters.attempts),
+    passwordBackOff: passwordBackOff(counters),
     sleep: sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     photoStorage: diskPhotoStorage(resolve(config.dataDir, "uploads")),
     orders,

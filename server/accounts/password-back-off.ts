@@ -1,8 +1,9 @@
 import { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { signInBackOff, signInDelayMs } from "../domain/session-rules.ts";
-import type { AttemptCounters } from "../http/limits/attempt-counters.ts";
+import type { CountedAmount } from "../http/limits/amount-counters.ts";
 import { retryText } from "../http/limits/client-limits.ts";
+import type { SharedCounters } from "../http/limits/shared-counters.ts";
 import type { Translate } from "../i18n/translate.ts";
 import { emailKey } from "../store/account-repository.ts";
 
@@ -30,12 +31,12 @@ export interface RefusedAttempt {
 /**
  * Every check of an account's password goes through here first: signing in, and the account
  * pages that ask for the current password (deleting the account, a new e-mail address, a new
- * password). An attempt is counted before its password is checked, in one step with reading
- * the count (attempt-counters.ts), so parallel guesses cannot all pass one reading: at most
- * the allowance is ever checked. Counted per account and client address together (an
- * attacker elsewhere cannot lock the owner out), per client (one address guessing many
- * accounts), and per account from everywhere, far higher (guesses spread over many
- * addresses). Refused attempts are given back, so the counts hold only checked passwords.
+ * password). An attempt is counted before its password is checked, as one added to a running
+ * total in one step with reading it (amount-counters.ts), so parallel guesses cannot all pass
+ * one reading: at most the allowance is ever checked. Counted per account and client address
+ * together (an attacker elsewhere cannot lock the owner out), per client (one address
+ * guessing many accounts), and per account from everywhere, far higher (guesses spread over
+ * many addresses). Refused attempts are given back, so the counts hold only checked passwords.
  */
 export interface PasswordBackOff {
   attempt(
@@ -45,19 +46,26 @@ export interface PasswordBackOff {
   ): Promise<AllowedAttempt | RefusedAttempt>;
 }
 
-export function passwordBackOff(attempts: AttemptCounters): PasswordBackOff {
-  const { windowMs } = signInBackOff;
+/** What an attempt counted found; a store that does not answer counted nothing, and the password is checked. */
+const countOf = (counted: CountedAmount | undefined) => ({
+  count: counted?.total ?? 0,
+  secondsLeft: Math.max(1, Math.ceil((counted?.ttlMs ?? 0) / 1000)),
+});
+
+export function passwordBackOff(counters: SharedCounters): PasswordBackOff {
+  const attempts = counters.amounts("password", signInBackOff.windowMs);
+  const add = async (key: string) => countOf(await attempts.add(key, 1));
   return {
     async attempt(request, reply, email) {
       // Clients as the rate limits see them: an IPv6 address per /64.
       const client = normalizeIP(request.ip);
       const account = emailKey(email);
       const keys = {
-        accountAndClient: `password:account-client:${account}:${client}`,
-        client: `password:client:${client}`,
-        account: `password:account:${account}`,
+        accountAndClient: `account-client:${account}:${client}`,
+        client: `client:${client}`,
+        account: `account:${account}`,
       };
-      const giveBack = (...which: string[]) => Promise.all(which.map((key) => attempts.takeBack(key)));
+      const giveBack = (...which: string[]) => Promise.all(which.map((key) => attempts.add(key, -1)));
       const refuse = (secondsLeft: number, forAccount: boolean): RefusedAttempt => {
         reply.header("retry-after", String(secondsLeft));
         request.log.info({ forAccount }, "password attempts over the limit: not checked");
@@ -65,8 +73,8 @@ export function passwordBackOff(attempts: AttemptCounters): PasswordBackOff {
       };
 
       const [byAccountAndClient, byClient] = await Promise.all([
-        attempts.add(keys.accountAndClient, windowMs),
-        attempts.add(keys.client, windowMs),
+        add(keys.accountAndClient),
+        add(keys.client),
       ]);
       const overAccountAndClient = byAccountAndClient.count > signInBackOff.perAccountAndClient;
       const overClient = byClient.count > signInBackOff.perClient;
@@ -82,7 +90,7 @@ export function passwordBackOff(attempts: AttemptCounters): PasswordBackOff {
       }
       // Counted from everywhere only once this client may try: a client refused above
       // cannot push the account to its ceiling and so lock its owner out.
-      const byAccount = await attempts.add(keys.account, windowMs);
+      const byAccount = await add(keys.account);
       if (byAccount.count > signInBackOff.perAccount) {
         await giveBack(keys.accountAndClient, keys.client, keys.account);
         return refuse(byAccount.secondsLeft, true);
@@ -98,8 +106,8 @@ export function passwordBackOff(attempts: AttemptCounters): PasswordBackOff {
           // of one's own between guesses frees no guesses at other accounts.
           await Promise.all([
             attempts.forget(keys.accountAndClient),
-            attempts.takeBack(keys.client),
-            attempts.takeBack(keys.account),
+            attempts.add(keys.client, -1),
+            attempts.add(keys.account, -1),
           ]);
         },
         async unchecked() {

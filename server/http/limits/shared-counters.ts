@@ -6,7 +6,7 @@ import {
 } from "@fastify/rate-limit";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { Redis } from "ioredis";
-import { type AttemptCounters, memoryAttemptCounters, redisAttemptCounters } from "./attempt-counters.ts";
+import { type AmountCounters, memoryAmountCounters, redisAmountCounters } from "./amount-counters.ts";
 
 /**
  * Where the rate limits count: in Redis with REDIS_URL, so every instance sees the same
@@ -15,62 +15,14 @@ import { type AttemptCounters, memoryAttemptCounters, redisAttemptCounters } fro
 export interface SharedCounters {
   /** Options for @fastify/rate-limit: the store, and what to do when it fails. */
   rateLimit: RateLimitPluginOptions;
-  /** Counters raised before the work they guard (password checks), in the same place. */
-  attempts: AttemptCounters;
-  /** A running total per key, such as bytes uploaded per client, over a fixed window. */
-  amounts(name: string, windowMs: number): AmountCounter;
+  /**
+   * Running totals per key over a window, counted before the work they guard: bytes uploaded
+   * per client, password attempts per account and client (server/accounts/password-back-off.ts).
+   */
+  amounts: AmountCounters;
   /** Ends the Redis connection (nothing to do in memory). */
   close(): Promise<void>;
 }
-
-/**
- * Totals that grow by more than one at a time, which the rate-limit plugin's counters
- * cannot: each key's window starts with its first amount and its total is gone when it ends.
- */
-export interface AmountCounter {
-  /**
-   * Adds `amount` (negative to give some back) to the key's total in one step, so two
-   * requests at once each see the other's share. Answers the new total and the
-   * milliseconds left in the window; undefined when Redis does not answer.
-   */
-  add(key: string, amount: number): Promise<{ total: number; ttlMs: number } | undefined>;
-}
-
-/** Keys in memory past this many are swept of ended windows, so a flood of addresses cannot grow the map for ever. */
-const sweepAbove = 10_000;
-
-function amountsInMemory(name: string, windowMs: number, now = Date.now): AmountCounter {
-  const totals = new Map<string, { total: number; endsAt: number }>();
-  return {
-    async add(key, amount) {
-      const at = now();
-      if (totals.size > sweepAbove) {
-        for (const [k, v] of totals) if (v.endsAt <= at) totals.delete(k);
-      }
-      const full = `${name}:${key}`;
-      let entry = totals.get(full);
-      if (!entry || entry.endsAt <= at) entry = { total: 0, endsAt: at + windowMs };
-      entry.total = Math.max(0, entry.total + amount);
-      totals.set(full, entry);
-      return { total: entry.total, ttlMs: entry.endsAt - at };
-    },
-  };
-}
-
-/** INCRBY and the window's expiry in one step; a total given back to nothing is removed. */
-const addAmountScript = `
-  local total = redis.call('INCRBY', KEYS[1], ARGV[1])
-  if total <= 0 then
-    redis.call('DEL', KEYS[1])
-    return {0, 0}
-  end
-  local ttl = redis.call('PTTL', KEYS[1])
-  if ttl < 0 then
-    redis.call('PEXPIRE', KEYS[1], ARGV[2])
-    ttl = tonumber(ARGV[2])
-  end
-  return {total, ttl}
-`;
 
 /**
  * A key generator for app.createRateLimit: the limit's name and the client address. Every
@@ -83,9 +35,6 @@ export function limitKey(name: string): (request: FastifyRequest) => string {
 
 /** The shop's keys in Redis start with this, after any keyPrefix given in REDIS_URL. */
 export const redisNameSpace = "fotohoek:rate-limit:";
-
-/** The attempt counters' keys, apart from the plugin's. */
-export const attemptsNameSpace = "fotohoek:attempts:";
 
 type Done = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -218,7 +167,7 @@ async function connect(url: string): Promise<Redis> {
 export async function sharedCounters(
   redisUrl: string | undefined,
   log: FastifyBaseLogger,
-  /** The shop's clock, for the attempt counters in memory. */
+  /** The shop's clock, for the running totals in memory. */
   now: () => Date = () => new Date(),
 ): Promise<SharedCounters> {
   if (!redisUrl) {
@@ -233,8 +182,7 @@ export async function sharedCounters(
     );
     return {
       rateLimit: { store: asPluginStore(store) },
-      attempts: memoryAttemptCounters(now),
-      amounts: (name, windowMs) => amountsInMemory(name, windowMs),
+      amounts: memoryAmountCounters(now),
       close: async () => {},
     };
   }
@@ -270,26 +218,8 @@ export async function sharedCounters(
   );
   return {
     rateLimit: { store: asPluginStore(store), skipOnError: true },
-    attempts: redisAttemptCounters(client, attemptsNameSpace, { failed, answered }),
-    amounts: (name, windowMs) => ({
-      // Like the rate limits, a Redis that does not answer lets the request through.
-      async add(key, amount) {
-        try {
-          const [total, ttlMs] = (await client.eval(
-            addAmountScript,
-            1,
-            `${redisNameSpace}amount:${name}:${key}`,
-            Math.round(amount),
-            windowMs,
-          )) as [number, number];
-          answered();
-          return { total: Number(total), ttlMs: Number(ttlMs) };
-        } catch (err) {
-          failed(err);
-          return undefined;
-        }
-      },
-    }),
+    // Apart from the plugin's keys; like the rate limits, a Redis that does not answer lets the request through.
+    amounts: redisAmountCounters(client, `${redisNameSpace}amount:`, { failed, answered }),
     async close() {
       await client.quit().catch(() => client.disconnect());
     },
