@@ -150,11 +150,6 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
     return showSettings(request, reply, session.account);
   });
 
-  /** A wrong current password (checkCurrentPassword): an error on its field. */
-  const wrongPassword = (t: (key: string) => string): FieldError[] => [
-    { field: "currentPassword", message: t("account.settings.wrongPassword") },
-  ];
-
   // The forms post to addresses of their own; after a refused post the browser shows that
   // address, and the language switcher offers it in the other language: a visit lands on the page.
   for (const id of ["accountPassword", "accountEmail"] as const) {
@@ -181,23 +176,15 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
     const errors = await passwordChangeForm.validate(values, t, undefined, locale);
     if (errors.length > 0)
       return showSettings(request, reply, session.account, { password: { errors } }, 422);
-    const check = await checkCurrentPassword(
+    const problem = await checkCurrentPassword(
       services,
       request,
       reply,
       session.account,
       values.currentPassword ?? "",
     );
-    if (check.kind === "refused")
-      return showSettings(
-        request,
-        reply,
-        session.account,
-        { password: { errors: [], refusal: check.refusal } },
-        429,
-      );
-    if (check.kind === "wrong")
-      return showSettings(request, reply, session.account, { password: { errors: wrongPassword(t) } }, 422);
+    if (problem)
+      return showSettings(request, reply, session.account, { password: problem.form }, problem.status);
     const hash = await hashPassword(values.password ?? "");
     const at = services.now();
     await services.database.db.transaction().execute(async (trx) => {
@@ -228,22 +215,20 @@ export function accountRoutes(app: FastifyInstance, services: Services, routes: 
     }
     if (errors.length > 0)
       return showSettings(request, reply, account, { email: { values: kept, errors } }, 422);
-    const check = await checkCurrentPassword(services, request, reply, account, values.currentPassword ?? "");
-    if (check.kind === "refused")
+    const problem = await checkCurrentPassword(
+      services,
+      request,
+      reply,
+      account,
+      values.currentPassword ?? "",
+    );
+    if (problem)
       return showSettings(
         request,
         reply,
         account,
-        { email: { values: kept, errors: [], refusal: check.refusal } },
-        429,
-      );
-    if (check.kind === "wrong")
-      return showSettings(
-        request,
-        reply,
-        account,
-        { email: { values: kept, errors: wrongPassword(t) } },
-        422,
+        { email: { values: kept, ...problem.form } },
+        problem.status,
       );
     const link = (token: string) =>
       `${originOf(request, services)}${i18n.routes.pathFor("accountEmailConfirm", locale, { token })}`;

@@ -93,18 +93,15 @@ export function privacyRoutes(app: FastifyInstance, services: Services, routes: 
     const values = accountDeleteForm.values(request.body);
     const errors = await accountDeleteForm.validate(values, t, undefined, locale);
     if (errors.length > 0) return showPrivacy(request, reply, errors, undefined, 422);
-    const check = await checkCurrentPassword(
+    const problem = await checkCurrentPassword(
       services,
       request,
       reply,
       session.account,
       values.currentPassword ?? "",
     );
-    if (check.kind === "refused") return showPrivacy(request, reply, [], check.refusal, 429);
-    if (check.kind === "wrong") {
-      const wrong = [{ field: "currentPassword", message: t("account.settings.wrongPassword") }];
-      return showPrivacy(request, reply, wrong, undefined, 422);
-    }
+    if (problem)
+      return showPrivacy(request, reply, problem.form.errors, problem.form.refusal, problem.status);
     const goodbye = accountDeletedMail(t, locale, session.account.email, config.supportEmail);
     const result = await eraseAccount(services, session.account, goodbye, request.log);
     if (result.kind === "blocked") {
