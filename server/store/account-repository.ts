@@ -122,6 +122,14 @@ export function accountRepository(
     .select("revision")
     .where("account_id", "=", "")
     .compile();
+  // Asked before every route that gets a cart or shopper cookie not of the signed-in account
+  // (account-holdings.ts): a read of every page view, so compiled once and read as those are.
+  // An id not asked for is bound as null, which equals nothing.
+  const holdersQuery = db
+    .selectFrom("accounts")
+    .select(["id", "cart_id", "owner_id"])
+    .where((eb) => eb.or([eb("cart_id", "=", ""), eb("owner_id", "=", "")]))
+    .compile();
 
   const lockedAccount = async (trx: Kysely<Schema>, id: string) => {
     const read = trx.selectFrom("accounts").selectAll().where("id", "=", id);
@@ -258,16 +266,10 @@ export function accountRepository(
 
     async holdersOf({ cartId, ownerId }) {
       if (!cartId && !ownerId) return {};
-      const rows = await db
-        .selectFrom("accounts")
-        .select(["id", "cart_id", "owner_id"])
-        .where((eb) =>
-          eb.or([
-            ...(cartId ? [eb("cart_id", "=", cartId)] : []),
-            ...(ownerId ? [eb("owner_id", "=", ownerId)] : []),
-          ]),
-        )
-        .execute();
+      const rows = await reads.readCommitted<{ id: string; cart_id: string | null; owner_id: string }>({
+        ...holdersQuery,
+        parameters: [cartId || null, ownerId || null],
+      });
       const cart = rows.find((row) => cartId && row.cart_id === cartId)?.id;
       const owner = rows.find((row) => ownerId && row.owner_id === ownerId)?.id;
       return { ...(cart ? { cart } : {}), ...(owner ? { owner } : {}) };
