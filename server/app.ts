@@ -15,6 +15,8 @@ import { loadCompany } from "./domain/company.ts";
 import { deliveryTimes } from "./domain/delivery-overview.ts";
 import { parseCutOff } from "./domain/delivery-times.ts";
 import { type Faq, loadFaq } from "./domain/faq.ts";
+import { shopLegalPages } from "./domain/shop-legal-pages.ts";
+import { loadWithdrawalRights } from "./domain/withdrawal-rights.ts";
 import { analyticsCounters } from "./http/analytics/analytics-counters.ts";
 import { registerFunnelCounting } from "./http/analytics/funnel-counting.ts";
 import { registerPrivateCaching } from "./http/caching/private-caching.ts";
@@ -62,6 +64,7 @@ import { editorRoutes } from "./routes/editor.ts";
 import { faqRoutes } from "./routes/faq.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { homeRoutes } from "./routes/home.ts";
+import { legalRoutes } from "./routes/legal.ts";
 import { orderClaimRoutes } from "./routes/order-claim.ts";
 import { orderConfirmationRoutes } from "./routes/order-confirmation.ts";
 import { patternRoutes } from "./routes/patterns.ts";
@@ -160,6 +163,8 @@ export async function buildApp({
   });
 
   const links = productLinks(i18n, catalogue);
+  const company = loadCompany();
+  const legal = shopLegalPages({ company, catalogue, config, i18n });
   const orders = orderRepository(database.db, database);
   const subscriptions = subscriptionRepository(database.db);
   const clock = now ?? (() => new Date());
@@ -178,7 +183,7 @@ export async function buildApp({
   const services: Services = {
     config,
     catalogue,
-    company: loadCompany(),
+    company,
     database,
     i18n,
     carts: cartRepository(database.db, database),
@@ -203,6 +208,8 @@ export async function buildApp({
       productHref: links.product,
     }),
     faq: faq ?? loadFaq(config.faqDir),
+    legal,
+    withdrawalRights: loadWithdrawalRights(catalogue),
     contacts: contactRepository(database.db),
     mailQueued: mailQueued ?? (() => {}),
     mailFolder: mailFolder(config),
@@ -346,6 +353,7 @@ export async function buildApp({
   accountSubscriptionRoutes(app, services, routes);
   accountAddressesRoutes(app, services, routes);
   privacyRoutes(app, services, routes);
+  legalRoutes(app, services, routes);
   remoteCheckRoutes(app, services, routes);
   await paymentWebhookRoutes(app, services, routes);
   customerServiceRoutes(app, services, routes);

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import { type Locale, locales } from "../i18n/locales.ts";
 
@@ -45,6 +46,21 @@ export function parseCompany(json: unknown): Company {
   return parsed.data;
 }
 
-export function loadCompany(path = new URL("../../content/company.json", import.meta.url)): Company {
+// The URL's path, not fileURLToPath: island tests load this under happy-dom, whose URL is not Node's.
+export const companyPath = resolve(dirname(new URL(import.meta.url).pathname), "../../content/company.json");
+
+export function loadCompany(path: string = companyPath): Company {
   return parseCompany(JSON.parse(readFileSync(path, "utf8")));
+}
+
+/** The seller in one line's parts, for the footer and the mails' closing (legal.footer.company). */
+export function sellerLine(company: Company, locale: Locale): Record<string, string> {
+  const { address } = company;
+  return {
+    name: company.name,
+    address: `${address.street}, ${address.postcode} ${address.city}, ${address.country[locale]}`,
+    register: company.register.name[locale],
+    registerNumber: company.register.number,
+    vatId: company.vatId,
+  };
 }

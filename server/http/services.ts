@@ -4,6 +4,8 @@ import type { Catalogue } from "../domain/catalogue.ts";
 import type { Company } from "../domain/company.ts";
 import type { DeliveryTimes } from "../domain/delivery-overview.ts";
 import type { Faq } from "../domain/faq.ts";
+import type { LegalPages } from "../domain/legal-pages.ts";
+import type { WithdrawalRights } from "../domain/withdrawal-rights.ts";
 import type { I18n } from "../i18n/index.ts";
 import type { ChosenProvider } from "../payments/index.ts";
 import type { OrderPayments } from "../payments/order-payments.ts";
@@ -28,7 +30,8 @@ import type { ProductLinks } from "./rendering/product-links.ts";
 export interface Services {
   config: Config;
   catalogue: Catalogue;
-  /** The company behind the shop (content/company.json): seller, manufacturer, security contact. */
+  /** The company behind the shop (content/company.json): the seller in the footer, the legal
+   * pages and the mails, the manufacturer in the product-safety details, the security contact. */
   company: Company;
   database: Database;
   i18n: I18n;
@@ -56,6 +59,10 @@ export interface Services {
   now: () => Date;
   deliveryTimes: DeliveryTimes;
   faq: Faq;
+  /** The legal pages from content/legal/, rendered at start-up (server/domain/legal-pages.ts). */
+  legal: LegalPages;
+  /** Which products have a 14-day right of withdrawal (content/legal/withdrawal.json). */
+  withdrawalRights: WithdrawalRights;
   contacts: ContactRepository;
   /** Tells the mail sender that mail was queued, so it goes out now rather than at the next poll. */
   mailQueued: () => void;

@@ -9,34 +9,16 @@ import type { FieldError } from "../forms/form.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { requireAccount } from "../http/security/account-guard.ts";
 import type { Services } from "../http/services.ts";
-import { lookup } from "../i18n/translate.ts";
 import { accountDeletedMail } from "../mail/account-mails.ts";
 
 /**
- * Privacy: the shop's statement for everyone, and for an account its data to download and
- * the way to delete it (server/accounts/account-data.ts), with its password as the proof.
+ * Privacy for an account: its data to download and the way to delete it
+ * (server/accounts/account-data.ts), with its password as the proof. The statement for
+ * everyone is a legal page (server/routes/legal.ts, content/legal/<locale>/privacy.md).
  */
 export function privacyRoutes(app: FastifyInstance, services: Services, routes: LocalizedRoutes): void {
   const route = routes.on(app);
   const { i18n, config } = services;
-
-  route("privacy", "GET", async (request, reply) => {
-    const t = i18n.t[request.locale];
-    const group = lookup(i18n.messages[request.locale], "privacyStatement.sections");
-    const sections = group && typeof group === "object" ? Object.keys(group) : [];
-    return reply.page(
-      "pages/privacy",
-      {
-        title: t("privacyStatement.title"),
-        description: t("privacyStatement.description"),
-        sections: sections.map((key) => ({
-          heading: t(`privacyStatement.sections.${key}.heading`),
-          text: t(`privacyStatement.sections.${key}.text`, { email: config.supportEmail }),
-        })),
-      },
-      { cacheable: true },
-    );
-  });
 
   const showPrivacy = (
     request: FastifyRequest,

@@ -249,9 +249,43 @@ describe("the overview", () => {
     expect(text).toContain("Na het bestellen ga je direct door naar de betaalpagina.");
     expect(text).not.toContain("Online betalen kan nog niet");
     expect(res.body).toMatch(
-      /<button class="button button--large" type="submit"[^>]*>Bestellen en betalen<\/button>/,
+      /<button class="button button--large" type="submit"[^>]*>Bestellen met betalingsverplichting<\/button>/,
     );
     expect(field(res.body, "orderKey")).toMatch(/^[\w-]{22}$/);
+  });
+
+  /** What the overview shows between its last block and the order button: nothing may come between. */
+  const aboveTheButton = (html: string) =>
+    /<section class="checkout-essentials"[\s\S]*?<\/section>\s*<form class="checkout-place"/.exec(html)?.[0];
+
+  it("directly above the order button: the products' characteristics, the total, the delivery time, the terms and the exclusion", async () => {
+    const s = await readyToOrder();
+    const essentials = aboveTheButton((await s.get(nl.overview)).body);
+    expect(essentials).toBeDefined();
+    const text = textOf(essentials ?? "");
+    expect(text).toContain(
+      "2 × Exclusief fotoboek, Staand, 21x30 cm: Een luxe fotoboek met een stevige harde kaft en dik, mat fotopapier",
+    );
+    // The exclusive photo book ships free; the total names the VAT it includes.
+    expect(text).toContain("Totaal € 99,98, inclusief 21% btw (€ 17,35); de verzending is gratis.");
+    expect(text).toContain("Productietijd: 3 tot 5 werkdagen.");
+    expect(text).toContain("voor persoonlijk gemaakte producten geldt geen herroepingsrecht");
+    expect(essentials).toContain('<a href="/algemene-voorwaarden">Algemene voorwaarden</a>');
+    expect(essentials).toContain('<a href="/herroepingsrecht">Informatie over het herroepingsrecht</a>');
+  });
+
+  it("in German, names the shipping cost in the total and links the AGB and the Widerrufsbelehrung above the button", async () => {
+    const s = await withCart(de, [{ ...prints, quantity: "3" }]);
+    await s.post(de.address, { ...anna, postcode: "10115", city: "Berlin", country: "DE" });
+    const essentials = aboveTheButton((await s.get(de.overview)).body) ?? "";
+    const text = textOf(essentials);
+    expect(text).toMatch(/3 × Klassische Fotoabzüge, Querformat, 15x10 cm: Ihre Fotos auf echtem Fotopapier/);
+    expect(text).toMatch(
+      /Gesamtpreis [\d,]+ €, inklusive 19 % MwSt\. \([\d,]+ €\) und Versandkosten \(6,95 €\)\./,
+    );
+    expect(text).toContain("Für nach Kundenspezifikation angefertigte Waren besteht kein Widerrufsrecht.");
+    expect(essentials).toContain('<a href="/agb">Allgemeine Geschäftsbedingungen</a>');
+    expect(essentials).toContain('<a href="/widerrufsbelehrung">Widerrufsbelehrung</a>');
   });
 
   it("says when the parcel is sent and delivered if ordered now, from the delivery-times computation", async () => {
@@ -292,7 +326,7 @@ describe("the overview", () => {
     expect(text).toContain("Nach der Bestellung gelangen Sie direkt zur Zahlungsseite.");
     expect(text).not.toContain("Online bezahlen ist noch nicht möglich");
     expect(res.body).toMatch(
-      /<button class="button button--large" type="submit"[^>]*>Bestellen und bezahlen<\/button>/,
+      /<button class="button button--large" type="submit"[^>]*>Zahlungspflichtig bestellen<\/button>/,
     );
     expect(text).not.toMatch(/Bestelling|Verzend|werkdag|betalen/);
   });

@@ -43,7 +43,7 @@ type Lang = keyof typeof paths;
 
 const words = {
   nl: {
-    place: "Bestellen en betalen",
+    place: "Bestellen met betalingsverplichting",
     testTitle: "Testbetaling",
     banner: "Dit is een testbetaling",
     paid: "Betaald",
@@ -54,7 +54,7 @@ const words = {
     method: "iDEAL (test)",
   },
   de: {
-    place: "Bestellen und bezahlen",
+    place: "Zahlungspflichtig bestellen",
     testTitle: "Testzahlung",
     banner: "Dies ist eine Testzahlung",
     paid: "Bezahlt",

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { RelativeTimePageProps } from "../../../islands/relative-time/contract.ts";
 import type { Category, Product } from "../../domain/catalogue.ts";
+import { sellerLine } from "../../domain/company.ts";
 import { formatPrice } from "../../domain/money.ts";
 import { type RelativeKind, type RelativeTimeTexts, relativeTimeText } from "../../domain/relative-time.ts";
 import { shopTimeZone } from "../../domain/shop-time-zone.ts";
@@ -82,6 +83,8 @@ export interface PageContext {
   /** The 360 viewer's frame address (server/domain/viewer-frames.ts), for its partial. */
   frameUrl: typeof frameUrl;
   categoryHref: (category: Category) => string;
+  /** The seller's name, address, register and VAT id (content/company.json), for the footer's line. */
+  seller: Record<string, string>;
 }
 
 /**
@@ -111,6 +114,7 @@ export interface ContextInput {
 export function pageContexts(services: Services, live: LiveRoutes): (input: ContextInput) => PageContext {
   const { i18n } = services;
   const numberFormats = perLocale((l) => new Intl.NumberFormat(intlLocale[l]));
+  const sellers = perLocale((l) => sellerLine(services.company, l));
   const dateTimeFormats = perLocale(
     (l) =>
       new Intl.DateTimeFormat(intlLocale[l], {
@@ -188,6 +192,7 @@ export function pageContexts(services: Services, live: LiveRoutes): (input: Cont
       json: scriptJson,
       frameUrl,
       categoryHref: (category) => services.links.category(category, locale),
+      seller: sellers[locale],
       relativeTime: (date, kind) =>
         relativeTimeText(
           new Date(date),

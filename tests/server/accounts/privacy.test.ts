@@ -218,16 +218,23 @@ describe.each(testDatabases())("an account's data, on $name", (target) => {
 
 describe("the privacy statement", () => {
   it("says what is kept and how long, how to download and delete, in both languages", async () => {
-    const shop = await testShop();
+    // The windows come from the settings the clean-up job runs by, not from typed numbers.
+    const shop = await testShop({ env: { MAIL_BODY_DAYS: "21", STAGED_UPLOAD_DAYS: "5" } });
     try {
       const nlPage = await new BrowserSession(shop.app).get("/privacy");
       expect(nlPage.statusCode).toBe(200);
-      expect(mainText(nlPage)).toContain("Bestellingen ten minste 7 jaar");
+      expect(mainText(nlPage)).toContain("Bestellingen: 7 jaar");
+      expect(mainText(nlPage)).toContain("Onze kopie van een e-mail: 21 dagen");
+      expect(mainText(nlPage)).toContain("Een foto die nooit in een project kwam: 5 dagen");
+      // What the statement used to leave out: contact messages and the client address.
+      expect(mainText(nlPage)).toContain("Je vraag aan de klantenservice");
+      expect(mainText(nlPage)).toContain("Je IP-adres");
       expect(mainText(nlPage)).toContain(
         "download je onder Mijn account > Privacy alles wat we van je bewaren",
       );
       const dePage = await new BrowserSession(shop.app).get("/datenschutz");
       expect(mainText(dePage)).toContain("löschen Ihr Konto");
+      expect(mainText(dePage)).toContain("Unsere Kopie einer E-Mail: 21 Tage");
       expect(nlPage.body).toContain('<a href="/privacy">Privacy</a>');
     } finally {
       await shop.close();
