@@ -232,6 +232,7 @@ export async function buildApp({
       mailQueued: () => services.mailQueued(),
       cutOff: parseCutOff(config.orderCutOff),
       orderLinkSecret: config.cookieSecret,
+      legal,
     }),
     subscriptionPayments: subscriptionPayments({
       db: database.db,

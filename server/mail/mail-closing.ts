@@ -1,7 +1,17 @@
+import { loadCompany, sellerLine } from "../domain/company.ts";
+import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
 
-/** How every order mail ends: where to ask questions, the greeting and the shop's name. */
-export function mailClosing(t: Translate): string[] {
+// Read once, like the price list: every mail names the same seller as the footer and the Impressum.
+const company = loadCompany();
+
+/** The seller in one line (content/company.json): name, address, register and VAT id. */
+export function sellerSignature(t: Translate, locale: Locale): string {
+  return t("legal.footer.company", sellerLine(company, locale));
+}
+
+/** How every order mail ends: where to ask questions, the greeting, the shop's name and the seller. */
+export function mailClosing(t: Translate, locale: Locale): string[] {
   return [
     t("orderMail.questions", {
       email: t("footer.email"),
@@ -11,6 +21,7 @@ export function mailClosing(t: Translate): string[] {
     "",
     t("orderMail.closing"),
     t("site.name"),
+    sellerSignature(t, locale),
     "",
   ];
 }

@@ -30,7 +30,7 @@ export function orderClaimMail(
     "",
     t("orderClaimMail.ignore", { hours: orderClaimLinkHours }),
     "",
-    ...mailClosing(t),
+    ...mailClosing(t, order.locale),
   ].join("\n");
   return {
     kind: "order-claim",

@@ -1,5 +1,6 @@
 import { addressLines } from "../domain/delivery-address.ts";
 import type { DayWindow } from "../domain/delivery-times.ts";
+import type { LegalPages } from "../domain/legal-pages.ts";
 import { formatPrice } from "../domain/money.ts";
 import { orderNumber } from "../domain/order-number.ts";
 import { intlLocale, type Locale } from "../i18n/locales.ts";
@@ -36,7 +37,9 @@ export function mailWindow(window: DayWindow, locale: Locale): string {
  * The order confirmation, sent once the payment is received (never when the order is only
  * placed, so nobody can make the shop mail a stranger): plain text in the order's language
  * with what was ordered and what it cost, the amount paid, where it goes, when it is
- * expected to be sent, and how to reach customer service.
+ * expected to be sent, and how to reach customer service. Below that the terms and the
+ * withdrawal information as they stand, inline: the copy on a durable medium the law asks
+ * for (§ 312f (2) BGB, art. 6:230t BW), readable in any mail program, with nothing to open.
  */
 export function orderConfirmationMail(
   t: Translate,
@@ -44,12 +47,15 @@ export function orderConfirmationMail(
   orderId: number,
   /** `pageUrl`: the order's page with its own secret, the only way a guest reopens it. */
   paid: { amountCents: number; dispatch: DayWindow; pageUrl: string },
+  legal: LegalPages,
 ): OutgoingMail {
   const number = orderNumber(orderId);
   const shop = t("site.name");
   const money = (cents: number) => formatPrice(cents, order.locale);
   const amount = (label: string, cents: number) => `${label}: ${money(cents)}`;
   const country = t(`fields.countries.${order.address.country}`);
+  // The legal texts' links to the shop's pages, made absolute from where the order's page is.
+  const linkOrigin = URL.canParse(paid.pageUrl) ? new URL(paid.pageUrl).origin : "";
   const text = [
     t("orderMail.greeting", { name: order.address.name }),
     "",
@@ -82,7 +88,14 @@ export function orderConfirmationMail(
     "",
     t("orderMail.pageLink", { url: paid.pageUrl }),
     "",
-    ...mailClosing(t),
+    ...mailClosing(t, order.locale),
+    t("legal.mail.divider"),
+    t("legal.mail.intro"),
+    "",
+    legal.mailText("terms", order.locale, linkOrigin),
+    "",
+    t("legal.mail.divider"),
+    legal.mailText("withdrawal", order.locale, linkOrigin),
   ].join("\n");
   return {
     kind: "order-confirmation",

@@ -30,7 +30,7 @@ export function paymentFailedMail(
     "",
     t("paymentFailedMail.expiry", { hours: unpaidExpiryHours }),
     "",
-    ...mailClosing(t),
+    ...mailClosing(t, order.locale),
   ].join("\n");
   return {
     kind: "payment-failed",
@@ -58,7 +58,7 @@ export function orderExpiredMail(
     t("orderExpiredMail.nothingTaken"),
     t("orderExpiredMail.again"),
     "",
-    ...mailClosing(t),
+    ...mailClosing(t, order.locale),
   ].join("\n");
   return {
     kind: "order-expired",

@@ -3,6 +3,7 @@ import { orderNumber } from "../domain/order-number.ts";
 import { choiceText } from "../i18n/product-texts.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { OrderDraft } from "../store/order-repository.ts";
+import { sellerSignature } from "./mail-closing.ts";
 import type { OutgoingMail } from "./outbox.ts";
 
 /**
@@ -40,6 +41,7 @@ export function shippingMail(t: Translate, order: OrderDraft, orderId: number): 
     "",
     t("orderMail.closing"),
     shop,
+    sellerSignature(t, order.locale),
     "",
   ].join("\n");
   return {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import type { CutOff } from "../domain/delivery-times.ts";
+import type { LegalPages } from "../domain/legal-pages.ts";
 import { awaitsPayment, isOrderStatus, type OrderStatus } from "../domain/order-lifecycle.ts";
 import { orderPagePath } from "../domain/order-link.ts";
 import { orderNumber } from "../domain/order-number.ts";
@@ -58,6 +59,8 @@ export interface OrderPaymentsDeps {
   now: () => Date;
   /** Told after mail was queued, so it goes out now rather than at the next poll. */
   mailQueued?: () => void;
+  /** The terms and withdrawal information, which the order confirmation carries. */
+  legal: LegalPages;
   /** The shop's secret (COOKIE_SECRET), which the order page's link is made with (domain/order-link.ts). */
   orderLinkSecret: string;
   /** The day's cut-off for production (ORDER_CUTOFF), for the dispatch date in the confirmation. */
@@ -94,7 +97,13 @@ export function orderPayments(deps: OrderPaymentsDeps): OrderPayments {
       const dispatch = dispatchAfterPayment(change.at, order.production, order.address.country, cutOff);
       await enqueueMail(
         trx,
-        orderConfirmationMail(i18n.t[order.locale], order, order.id, { amountCents, dispatch, pageUrl }),
+        orderConfirmationMail(
+          i18n.t[order.locale],
+          order,
+          order.id,
+          { amountCents, dispatch, pageUrl },
+          deps.legal,
+        ),
         change.at,
       );
     };

@@ -11,6 +11,7 @@ import { orderRepository } from "../../server/store/order-repository.ts";
 import { subscriptionRepository } from "../../server/store/subscription-repository.ts";
 import { type TestShop, testShop } from "../support/app.ts";
 import { testDatabases } from "../support/databases.ts";
+import { testLegalPages } from "../support/legal.ts";
 import { orderRow } from "../support/orders.ts";
 import { confirmedSubscription } from "../support/subscriptions.ts";
 
@@ -68,6 +69,7 @@ describe.each(testDatabases())("the payment webhook on $name", (target) => {
       lifecycle: orderLifecycleRepository(db),
       i18n,
       routes: i18n.routes,
+      legal: testLegalPages(i18n),
       log: shop.app.log,
       now: () => new Date(),
       orderLinkSecret: shop.config.cookieSecret,

@@ -23,6 +23,7 @@ import {
 import { type TestShop, testSecret, testShop } from "../../support/app.ts";
 import { BrowserSession } from "../../support/browser-session.ts";
 import { testDatabases } from "../../support/databases.ts";
+import { testLegalPages } from "../../support/legal.ts";
 import { startPhotoBook } from "../../support/photos.ts";
 
 const nl = accountPaths.nl;
@@ -154,7 +155,13 @@ describe.each(testDatabases())("an account's data, on $name", (target) => {
     const pageUrl = `http://localhost:3000${orderPagePath(i18n.routes, "nl", order.id, testSecret)}`;
     await enqueueMail(
       db(),
-      orderConfirmationMail(i18n.t.nl, order, order.id, { amountCents: 5495, dispatch, pageUrl }),
+      orderConfirmationMail(
+        i18n.t.nl,
+        order,
+        order.id,
+        { amountCents: 5495, dispatch, pageUrl },
+        testLegalPages(i18n),
+      ),
     );
     await enqueueMail(db(), shippingMail(i18n.t.nl, order, order.id));
     await sender.runOnce();

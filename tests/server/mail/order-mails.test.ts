@@ -11,10 +11,12 @@ import { queueOrderExpiredMail } from "../../../server/payments/order-payments.t
 import type { OrderDraft } from "../../../server/store/order-repository.ts";
 import { diskPhotoStorage } from "../../../server/uploads/photo-storage.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
+import { testLegalPages } from "../../support/legal.ts";
 import { orderRow } from "../../support/orders.ts";
 
 const missing: string[] = [];
 const i18n = createI18n(loadMessages(paths.locales), (key, locale) => missing.push(`${locale}:${key}`));
+const legal = testLegalPages(i18n);
 
 const line = {
   productId: "exclusive-photobook",
@@ -66,11 +68,17 @@ const orders: Record<"nl" | "de", OrderDraft> = {
 
 describe("the order confirmation, sent once paid", () => {
   it("in Dutch: paid, the amount, the lines and the expected dispatch date", () => {
-    const mail = orderConfirmationMail(i18n.t.nl, orders.nl, 7, {
-      amountCents: 5495,
-      dispatch: { from: "2026-06-12", to: "2026-06-16" },
-      pageUrl: "https://fotohoek.example/bestelling/100007?code=abc",
-    });
+    const mail = orderConfirmationMail(
+      i18n.t.nl,
+      orders.nl,
+      7,
+      {
+        amountCents: 5495,
+        dispatch: { from: "2026-06-12", to: "2026-06-16" },
+        pageUrl: "https://fotohoek.example/bestelling/100007?code=abc",
+      },
+      legal,
+    );
 
     expect(mail).toMatchObject({ kind: "order-confirmation", locale: "nl", to: "anna@example.nl" });
     expect(mail.subject).toBe("Betaling ontvangen: je bestelling 100007 bij Fotohoek");
@@ -86,12 +94,59 @@ describe("the order confirmation, sent once paid", () => {
     expect(missing).toEqual([]);
   });
 
+  it("carries the terms and the withdrawal information in full, as the durable copy, and names the seller", () => {
+    for (const [locale, order, pageUrl, words] of [
+      [
+        "nl",
+        orders.nl,
+        "https://fotohoek.example/bestelling/100007?code=abc",
+        [
+          "# Algemene voorwaarden",
+          "# Herroepingsrecht",
+          "Modelformulier voor herroeping",
+          "[Bedrijfsgegevens](https://fotohoek.example/bedrijfsgegevens)",
+          "btw-id NL001234567B01",
+        ],
+      ],
+      [
+        "de",
+        orders.de,
+        "https://fotohoek.example/bestellung/100007?code=abc",
+        [
+          "# Allgemeine Geschäftsbedingungen",
+          "# Widerrufsbelehrung",
+          "Muster-Widerrufsformular",
+          "[Impressum](https://fotohoek.example/impressum)",
+          "USt-IdNr. NL001234567B01",
+        ],
+      ],
+    ] as const) {
+      const mail = orderConfirmationMail(
+        i18n.t[locale],
+        order,
+        7,
+        { amountCents: 5000, dispatch: { from: "2026-06-12", to: "2026-06-12" }, pageUrl },
+        legal,
+      );
+      expect(mail.text).toContain(legal.page("terms", locale).markdown.split("\n\n")[1]);
+      for (const word of words) expect(mail.text, `${locale}: ${word}`).toContain(word);
+      expect(mail.text).toContain("Fotohoek B.V., Oudegracht 120, 3511 AX Utrecht");
+      expect(mail.text).not.toContain("route:");
+    }
+  });
+
   it("in German, formal: paid, the amount and one dispatch day", () => {
-    const mail = orderConfirmationMail(i18n.t.de, orders.de, 7, {
-      amountCents: 5000,
-      dispatch: { from: "2026-06-12", to: "2026-06-12" },
-      pageUrl: "https://fotohoek.example/bestellung/100007?code=abc",
-    });
+    const mail = orderConfirmationMail(
+      i18n.t.de,
+      orders.de,
+      7,
+      {
+        amountCents: 5000,
+        dispatch: { from: "2026-06-12", to: "2026-06-12" },
+        pageUrl: "https://fotohoek.example/bestellung/100007?code=abc",
+      },
+      legal,
+    );
 
     expect(mail.subject).toBe("Zahlung erhalten: Ihre Bestellung 100007 bei Fotohoek");
     expect(mail.text).toMatch(/^Guten Tag Anja,\n/);

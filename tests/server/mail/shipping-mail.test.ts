@@ -92,6 +92,7 @@ describe("the shipping mail", () => {
         "",
         "Met vriendelijke groet,",
         "Fotohoek",
+        "Fotohoek B.V., Oudegracht 120, 3511 AX Utrecht, Nederland · Kamer van Koophandel (KvK) 12345678 · btw-id NL001234567B01",
         "",
       ].join("\n"),
     );
@@ -126,6 +127,7 @@ describe("the shipping mail", () => {
         "",
         "Mit freundlichen Grüßen",
         "Fotohoek",
+        "Fotohoek B.V., Oudegracht 120, 3511 AX Utrecht, Niederlande · Handelsregister der niederländischen Handelskammer (Kamer van Koophandel) 12345678 · USt-IdNr. NL001234567B01",
         "",
       ].join("\n"),
     );

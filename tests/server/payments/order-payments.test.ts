@@ -13,6 +13,7 @@ import { orderLifecycleRepository } from "../../../server/store/order-lifecycle-
 import { orderRepository } from "../../../server/store/order-repository.ts";
 import { databasePerTest, testDatabases } from "../../support/databases.ts";
 import { type FakeMollie, startFakeMollie, trustFakeMollie } from "../../support/fake-mollie.ts";
+import { testLegalPages } from "../../support/legal.ts";
 import { orderRow } from "../../support/orders.ts";
 
 const i18n = createI18n(loadMessages(paths.locales), () => {});
@@ -76,6 +77,7 @@ function paymentsOn(database: Database, provider: PaymentProvider, log: Logged[]
     lifecycle: orderLifecycleRepository(database.db),
     i18n,
     routes: i18n.routes,
+    legal: testLegalPages(i18n),
     log: recordingLog(log),
     now: () => paidAt,
     orderLinkSecret: linkSecret,
