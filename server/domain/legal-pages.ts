@@ -179,7 +179,11 @@ export function renderLegalPage(
     }
   }
   for (const token of tokens) {
-    if (token.type === "table_open") token.attrSet("class", "legal-table");
+    if (token.type === "table_open") {
+      token.attrSet("class", "legal-table");
+      // A table wider than a small screen scrolls inside itself; a keyboard must reach it too.
+      token.attrSet("tabindex", "0");
+    }
   }
   return {
     title,

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
+import { mailTo } from "./mailbox.ts";
 
 /** What a shopper reads and clicks on the way to an order, per language. */
 const journeys = [
@@ -50,6 +51,12 @@ const journeys = [
     overviewTitle: "Controleer je bestelling",
     overviewFacts: ["Dorpsstraat 12", "1234 AB Utrecht", "Productietijd: 3 tot 5 werkdagen"],
     place: "Bestellen met betalingsverplichting",
+    exclusion: "voor persoonlijk gemaakte producten geldt geen herroepingsrecht",
+    legalLinks: [
+      ["Algemene voorwaarden", "/algemene-voorwaarden"],
+      ["Informatie over het herroepingsrecht", "/herroepingsrecht"],
+    ],
+    mailTerms: ["# Algemene voorwaarden", "# Herroepingsrecht", "Modelformulier voor herroeping"],
     testPayment: /\/testbetaling\/tp_[\w-]+$/,
     paid: "Betaald",
     confirmPaid: "Uitkomst bevestigen",
@@ -101,6 +108,12 @@ const journeys = [
     overviewTitle: "Bestellung prüfen",
     overviewFacts: ["Hauptstraße 5", "10115 Berlin", "Produktionszeit: 3 bis 5 Werktage"],
     place: "Zahlungspflichtig bestellen",
+    exclusion: "Für nach Kundenspezifikation angefertigte Waren besteht kein Widerrufsrecht.",
+    legalLinks: [
+      ["Allgemeine Geschäftsbedingungen", "/agb"],
+      ["Widerrufsbelehrung", "/widerrufsbelehrung"],
+    ],
+    mailTerms: ["# Allgemeine Geschäftsbedingungen", "# Widerrufsbelehrung", "Muster-Widerrufsformular"],
     testPayment: /\/testzahlung\/tp_[\w-]+$/,
     paid: "Bezahlt",
     confirmPaid: "Ergebnis bestätigen",
@@ -235,6 +248,13 @@ for (const j of journeys) {
       await test.step("checks the overview and places the order", async () => {
         await expect(page.getByRole("heading", { level: 1 })).toHaveText(j.overviewTitle);
         for (const fact of j.overviewFacts) await expect(page.locator("main")).toContainText(fact);
+        // What the law wants directly above the order button: the exclusion and the terms' links.
+        const above = page.locator(".checkout-essentials:has(+ form.checkout-place)");
+        await expect(above, situation).toContainText(j.exclusion);
+        for (const [name, href] of j.legalLinks) {
+          await expect(above.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
+        }
+        await expect(page.locator("form.checkout-place").getByRole("button")).toHaveText(j.place);
         await step("on the overview");
         await page.getByRole("button", { name: j.place }).click();
         // Paying is tests/e2e/paying.spec.ts's journey: here the test payment is simply paid.
@@ -246,6 +266,9 @@ for (const j of journeys) {
         await expect(page.locator("main")).toContainText(j.number);
         await expect(headerCount(page)).toHaveText(j.items(0));
         await step("on the order confirmation");
+        // The confirmation mail is the durable copy of the terms and the withdrawal information.
+        const mail = await mailTo(j.address.email, "order-confirmation");
+        for (const words of j.mailTerms) expect(mail, situation).toContain(words);
       });
     });
   });
