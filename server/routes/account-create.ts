@@ -5,7 +5,7 @@ import { hashPassword } from "../domain/password-hash.ts";
 import { accountCreateForm } from "../forms/account-forms.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
-import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
+import { setShopperId } from "../http/cookies/shopper-cookie.ts";
 import { overRateLimit } from "../http/limits/form-rate-limit.ts";
 import { limitKey } from "../http/limits/shared-counters.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -13,6 +13,7 @@ import { originOf } from "../http/rendering/origin.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { accountConfirmMail, accountKnownMail } from "../mail/account-mails.ts";
+import { randomId } from "../store/random-id.ts";
 import type { NewSignup } from "../store/signup-repository.ts";
 import { signupLinkHours } from "../store/signup-repository.ts";
 import { accountArrival } from "./sign-in.ts";
@@ -36,8 +37,13 @@ export async function requestAccount(
   const locale = request.locale;
   const t = i18n.t[locale];
   const origin = originOf(request, services);
+  // A shopper id of the sign-up's own, the browser's from now on: what is made under it is
+  // the sign-up's, and its account takes that; what the browser held before, perhaps
+  // someone else's on a shared computer, stays where it is (ADR 0094).
+  const ownerId = randomId();
+  setShopperId(reply, ownerId);
   await services.signups.request(
-    { ...signup, locale, ownerId: ensureShopperId(request, reply) },
+    { ...signup, locale, ownerId },
     {
       confirm: (token) =>
         accountConfirmMail(
@@ -196,11 +202,7 @@ export function accountCreateRoutes(app: FastifyInstance, services: Services, ro
     const { token } = request.params as { token: string };
     const link = await signups.link(token, services.now());
     if (link.state === "valid" && link.signup.plan) return linkProblem(request, reply, 404);
-    const result = await signups.confirm(
-      token,
-      readShopperId(request) ?? ensureShopperId(request, reply),
-      services.now(),
-    );
+    const result = await signups.confirm(token, services.now());
     switch (result.kind) {
       case "unknown":
         return linkProblem(request, reply, 404);

@@ -3,7 +3,7 @@ import type { PaymentState } from "../../islands/payment-status/contract.ts";
 import { signInBrowser } from "../accounts/browser-session.ts";
 import { formatPrice } from "../domain/money.ts";
 import { type SubscriptionStatus, subscriptionAwaitsPayment } from "../domain/subscription-lifecycle.ts";
-import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
+import { readShopperId } from "../http/cookies/shopper-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
@@ -163,8 +163,7 @@ export function subscriptionPaymentRoutes(
 
   route("subscriptionConfirm", "POST", async (request, reply) => {
     const { token } = request.params as { token: string };
-    const owner = ensureShopperId(request, reply);
-    const result = await signups.confirm(token, owner, services.now());
+    const result = await signups.confirm(token, services.now());
     switch (result.kind) {
       case "unknown":
         return linkProblem(request, reply, 404);

@@ -9,7 +9,7 @@ import type { FieldError, FormValues } from "../forms/form.ts";
 import { subscriptionForm, subscriptionPlanForm } from "../forms/subscription-form.ts";
 import { allHold } from "../http/caching/ready-answers.ts";
 import { hasFlash } from "../http/cookies/flash-cookie.ts";
-import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
+import { readShopperId, setShopperId } from "../http/cookies/shopper-cookie.ts";
 import { overRateLimit } from "../http/limits/form-rate-limit.ts";
 import { limitKey } from "../http/limits/shared-counters.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -19,6 +19,7 @@ import type { Services } from "../http/services.ts";
 import { type Locale, locales, perLocale } from "../i18n/locales.ts";
 import { lookup, type Translate } from "../i18n/translate.ts";
 import { alreadySubscribedMail, subscriptionConfirmMail } from "../mail/subscription-mails.ts";
+import { randomId } from "../store/random-id.ts";
 import type { Session } from "../store/session-repository.ts";
 import { signupLinkHours } from "../store/signup-repository.ts";
 import { firstPeriodCents } from "../store/subscription-repository.ts";
@@ -259,8 +260,10 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
 
     // From here on every sign-up is handled alike (the same hashing, the same transaction, the
     // same answer): the address hears by mail whether there is a link to confirm or already a
-    // subscription, and only its owner can read that.
-    const owner = ensureShopperId(request, reply);
+    // subscription, and only its owner can read that. The sign-up gets a shopper id of its own,
+    // the browser's from now on: only what is made under it goes to the account (ADR 0094).
+    const owner = randomId();
+    setShopperId(reply, owner);
     const signup: WelcomeCookie = {
       name: (values.name ?? "").trim(),
       email: (values.email ?? "").trim(),

@@ -5,6 +5,7 @@ import { type Account, accountOf, emailKey } from "./account-repository.ts";
 import { addressBookRepository } from "./address-book-repository.ts";
 import { hashLinkToken, isLinkToken, newLinkToken } from "./link-token.ts";
 import { orderRepository } from "./order-repository.ts";
+import { moveSignupPhotos } from "./photo-ownership.ts";
 import { randomId } from "./random-id.ts";
 import type { Schema } from "./schema.ts";
 import {
@@ -20,7 +21,12 @@ export interface NewSignup {
   email: string;
   passwordHash: string;
   locale: Locale;
-  /** The browser (shopper cookie) it came from. */
+  /**
+   * The shopper id minted for this sign-up when it was asked for (its browser's shopper
+   * cookie from then on): what is made under it belongs to the sign-up, and goes to its
+   * account when the link is used (ADR 0094). Never a browser's earlier id, which other
+   * people at that browser may share.
+   */
   ownerId: string | undefined;
   /** For a subscription: the plan at the prices shown. */
   plan?: PlanChoice;
@@ -77,9 +83,10 @@ export interface SignupRepository {
   /**
    * Uses a link, once: the address is confirmed, so its account is made (or an existing one,
    * now confirmed, takes the sign-up), with the subscription or the order's address it asked
-   * for. `ownerId` is the browser that used it.
+   * for, and the photos and photo books made under the sign-up's own shopper id. A new
+   * account gets an owner id of its own: never one a browser held as a guest.
    */
-  confirm(token: string, ownerId: string, at: Date): Promise<ConfirmResult>;
+  confirm(token: string, at: Date): Promise<ConfirmResult>;
   /** Removes sign-ups made before `before`, used or not. Returns how many. */
   deleteBefore(before: Date): Promise<number>;
 }
@@ -208,7 +215,7 @@ export function signupRepository(
       };
     },
 
-    async confirm(token, ownerId, at) {
+    async confirm(token, at) {
       if (!isLinkToken(token)) return { kind: "unknown" };
       return db.transaction().execute(async (trx): Promise<ConfirmResult> => {
         const read = trx.selectFrom("signups").selectAll().where("token_hash", "=", hashLinkToken(token));
@@ -225,7 +232,7 @@ export function signupRepository(
           return { kind: "expired" };
 
         const existing = await lockedAccount(trx, signup.email_key);
-        if (existing) return finishExisting(trx, existing, signup, ownerId, at);
+        if (existing) return finishExisting(trx, existing, signup, at);
         // Two links for one new address used at the same moment: the second finds the first's account.
         const inserted = await trx
           .insertInto("accounts")
@@ -237,7 +244,7 @@ export function signupRepository(
             password_hash: signup.password_hash,
             locale: signup.locale,
             email_confirmed_at: at.toISOString(),
-            owner_id: ownerId,
+            owner_id: randomId(),
             cart_id: null,
             created_at: at.toISOString(),
             updated_at: at.toISOString(),
@@ -247,8 +254,8 @@ export function signupRepository(
           .executeTakeFirst();
         const account = await lockedAccount(trx, signup.email_key);
         if (!account) return { kind: "unknown" };
-        if (!inserted) return finishExisting(trx, account, signup, ownerId, at);
-        return finish(trx, account, signup, ownerId, at, true);
+        if (!inserted) return finishExisting(trx, account, signup, at);
+        return finish(trx, account, signup, at, true);
       });
     },
 
@@ -270,7 +277,6 @@ export function signupRepository(
     trx: Kysely<Schema>,
     account: Account,
     signup: SignupRow,
-    ownerId: string,
     at: Date,
   ): Promise<ConfirmResult> {
     if (account.emailConfirmedAt === undefined) {
@@ -288,15 +294,17 @@ export function signupRepository(
       const confirmed = await lockedAccount(trx, signup.email_key);
       if (confirmed) account = confirmed;
     }
-    return finish(trx, account, signup, ownerId, at, false);
+    return finish(trx, account, signup, at, false);
   }
 
-  /** What the sign-up asked for besides the account: a subscription, or an order's address. */
+  /**
+   * What the sign-up asked for besides the account: a subscription, or an order's address;
+   * and what was made under its own shopper id.
+   */
   async function finish(
     trx: Kysely<Schema>,
     account: Account,
     signup: SignupRow,
-    ownerId: string,
     at: Date,
     newAccount: boolean,
   ): Promise<ConfirmResult> {
@@ -307,7 +315,8 @@ export function signupRepository(
         monthlyCents: Number(signup.monthly_cents),
         offer: offerOf(signup),
       };
-      const started = await subscriptions.startFor(trx, account, plan, ownerId, at);
+      // Its page is shown to the browsers signed in to the account, whose shopper cookie is the account's.
+      const started = await subscriptions.startFor(trx, account, plan, account.ownerId, at);
       if (started.kind === "already-active") {
         await markUsed(trx, signup.token_hash, at, {
           accountId: account.id,
@@ -325,6 +334,7 @@ export function signupRepository(
         await addressBookRepository(trx).save(trx, account.id, order.address, at);
       }
     }
+    if (signup.owner_id) await moveSignupPhotos(trx, signup.owner_id, account.ownerId);
     await markUsed(trx, signup.token_hash, at, {
       accountId: account.id,
       ...(subscription ? { subscriptionId: subscription.id } : {}),

@@ -58,7 +58,7 @@ export async function confirmedSubscription(db: Kysely<Schema>, fields: Fields):
     },
     at,
   );
-  const confirmed = await signups.confirm(token, fields.ownerId ?? "owner", at);
+  const confirmed = await signups.confirm(token, at);
   if (confirmed.kind !== "confirmed" || !confirmed.subscription)
     throw new Error(`not confirmed: ${confirmed.kind}`);
   return confirmed.subscription;
