@@ -18,6 +18,7 @@ import { shopperRevisions } from "./migrations/0015-shopper-revisions.ts";
 import { accountRevisions } from "./migrations/0016-account-revisions.ts";
 import { orderClaims } from "./migrations/0017-order-claims.ts";
 import { outboxOwnersAndErasure } from "./migrations/0018-outbox-owners-and-erasure.ts";
+import { guestOrdersAndSignupOwners } from "./migrations/0019-guest-orders-and-sign-up-owners.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   "0016-account-revisions": accountRevisions,
   "0017-order-claims": orderClaims,
   "0018-outbox-owners-and-erasure": outboxOwnersAndErasure,
+  "0019-guest-orders-and-sign-up-owners": guestOrdersAndSignupOwners,
 };
 
 /**
