@@ -7,6 +7,7 @@ import { removeMailFiles } from "../mail/mail-files.ts";
 import { enqueueMail, type OutgoingMail } from "../mail/outbox.ts";
 import { eraseAccountMails } from "../mail/outbox-erasure.ts";
 import { type Account, emailKey } from "../store/account-repository.ts";
+import { eraseContactMessages } from "../store/contact-repository.ts";
 import { orderLifecycleRepository } from "../store/order-lifecycle-repository.ts";
 import type { Schema } from "../store/schema.ts";
 import { removePhotoFiles } from "../uploads/photo-storage.ts";
@@ -106,7 +107,8 @@ export type DeletionResult = { kind: "deleted" } | { kind: "blocked"; orderNumbe
  * files), its cart, and its sign-ups; its subscription is cancelled and kept without it; its
  * orders are kept for the books without name, address, e-mail and phone, and those still
  * waiting for payment are cancelled. Its mails and its orders' mails are erased (rows kept
- * without content, then .eml files), those still queued too: they are never sent. The
+ * without content, then .eml files), those still queued too: they are never sent; so are
+ * the contact messages sent from its address, rows and mails (ADR 0094). The
  * goodbye mail is queued after that and names only the address it goes to. An order paid
  * but not yet shipped still needs its address and photos: while there is one, nothing is
  * deleted.
@@ -136,11 +138,15 @@ export async function eraseAccount(
 
   const orderIds = orders.map((o) => Number(o.id));
   const { uploads, mails } = await db.transaction().execute(async (trx) => {
-    const mails = await eraseAccountMails(
-      trx,
-      { accountId: account.id, orderIds, emailKey: emailKey(account.email) },
-      at,
-    );
+    const mails = [
+      ...(await eraseAccountMails(
+        trx,
+        { accountId: account.id, orderIds, emailKey: emailKey(account.email) },
+        at,
+      )),
+      // Sent from its address: the one address the shop knows for certain was the account's.
+      ...(await eraseContactMessages(trx, [emailKey(account.email)], at)),
+    ];
     const uploads = await removeOwnRows(trx, account, orderIds);
     await enqueueMail(trx, goodbye, at);
     return { uploads, mails };

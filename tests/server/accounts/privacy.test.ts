@@ -211,6 +211,74 @@ describe.each(testDatabases())("an account's data, on $name", (target) => {
     expect(goodbyeFile).toMatch(/^To: anna@example\.nl$/m);
   });
 
+  it("erases the contact messages sent from the account's address at once: rows, both mails and their .eml files; others' stay", async () => {
+    const mailFolder = join(shop.config.dataDir, "mail");
+    const sender = createMailSender({
+      db: db(),
+      dialect: shop.database.dialect,
+      transport: fileTransport(mailFolder, shop.config.mailFrom),
+      log: { info() {}, warn() {}, error() {} },
+    });
+    const ask = async (email: string, question: string) => {
+      const browser = new BrowserSession(shop.app);
+      await browser.get("/klantenservice/contact");
+      const sent = await browser.form("/klantenservice/contact", {
+        name: email === "bert@example.nl" ? "Bert Smit" : "Anna de Vries",
+        email,
+        orderNumber: "",
+        subject: "delivery",
+        question,
+        website: "",
+      });
+      expect(sent.statusCode).toBe(303);
+    };
+    const browser = await signedUp(shop.app, db(), { email: "anna@example.nl" });
+    await ask("bert@example.nl", "Wanneer komt het canvas van Bert?");
+    await ask("Anna@Example.nl", "Kan mijn fotoboek naar de Kerkstraat 5?");
+    await sender.runOnce();
+    // Asked again just before deleting: those mails have not gone out yet.
+    await ask("anna@example.nl", "Toch liever naar de Kerkstraat 7?");
+    const contactMails = () =>
+      db().selectFrom("outbox").selectAll().where("kind", "like", "contact-%").orderBy("id").execute();
+    expect((await contactMails()).map((m) => [m.kind, m.sent_at !== null])).toEqual([
+      ["contact-copy", true],
+      ["contact-support", true],
+      ["contact-copy", true],
+      ["contact-support", true],
+      ["contact-copy", false],
+      ["contact-support", false],
+    ]);
+    const filesBefore = readdirSync(mailFolder).filter((f) => f.includes("contact-"));
+    expect(filesBefore).toHaveLength(4);
+
+    await browser.get(nl.privacy);
+    expect((await browser.form(nl.delete, { currentPassword: password })).statusCode).toBe(200);
+    await sender.runOnce();
+    await sender.stop();
+
+    const messages = await db().selectFrom("contact_messages").select(["email", "question"]).execute();
+    expect(messages).toEqual([{ email: "bert@example.nl", question: "Wanneer komt het canvas van Bert?" }]);
+    const [bertsCopy, bertsSupport, ...annas] = await contactMails();
+    expect([bertsCopy?.to_address, bertsSupport?.reply_to]).toEqual(["bert@example.nl", "bert@example.nl"]);
+    expect(bertsSupport?.text_body).toContain("canvas van Bert");
+    expect(annas).toHaveLength(4);
+    for (const mail of annas) {
+      expect([mail.to_address, mail.reply_to, mail.subject, mail.text_body, mail.erased_at !== null]).toEqual(
+        ["", null, "", "", true],
+      );
+    }
+    // The two asked last were never sent, to Anna or to customer service.
+    expect(annas.filter((m) => m.sent_at === null).map((m) => m.last_error)).toEqual([
+      "erased with its account before it was sent",
+      "erased with its account before it was sent",
+    ]);
+    const filesAfter = readdirSync(mailFolder).filter((f) => f.includes("contact-"));
+    expect(filesAfter).toHaveLength(2);
+    const kept = filesAfter.map((name) => readFileSync(join(mailFolder, name), "utf8")).join("\n");
+    expect(kept).toContain("canvas van Bert");
+    expect(kept).not.toContain("Kerkstraat");
+  });
+
   it("waits while an order is paid but not yet shipped: it still needs its address and photos", async () => {
     const browser = await anna();
     await db().updateTable("orders").set({ status: "paid" }).execute();
@@ -238,6 +306,9 @@ describe("the privacy statement", () => {
       expect(mainText(nlPage)).toContain("Je IP-adres");
       expect(mainText(nlPage)).toContain(
         "download je onder Mijn account > Privacy alles wat we van je bewaren",
+      );
+      expect(mainText(nlPage)).toContain(
+        "de vragen die je vanaf het adres van je account aan de klantenservice stelde verdwijnen dan",
       );
       const dePage = await new BrowserSession(shop.app).get("/datenschutz");
       expect(mainText(dePage)).toContain("löschen Ihr Konto");
