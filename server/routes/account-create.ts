@@ -39,9 +39,11 @@ export async function requestAccount(
   const origin = originOf(request, services);
   // A shopper id of the sign-up's own, the browser's from now on: what is made under it is
   // the sign-up's, and its account takes that; what the browser held before, perhaps
-  // someone else's on a shared computer, stays where it is (ADR 0094).
-  const ownerId = randomId();
-  setShopperId(reply, ownerId);
+  // someone else's on a shared computer, stays where it is (ADR 0094). A signed-in browser
+  // (a form left open) keeps its account's id: its photos are that account's.
+  const signedIn = await request.signedIn();
+  const ownerId = signedIn ? undefined : randomId();
+  if (ownerId) setShopperId(reply, ownerId);
   await services.signups.request(
     { ...signup, locale, ownerId },
     {

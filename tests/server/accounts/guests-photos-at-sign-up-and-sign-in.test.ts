@@ -192,6 +192,27 @@ describe.each(testDatabases({ sqliteFile: true }))(
       });
     });
 
+    it("a signed-in browser that asks for another account keeps its account's id, and the new account takes none of its photos", async () => {
+      const [shop] = await twoShops();
+      const browser = await signedUp(shop.app, shop.database.db, { email: "hans@example.nl", name: "Hans" });
+      expect((await startPhotoBook(browser, "hans.jpg")).statusCode).toBe(303);
+      const hans = await accountRow(shop, "hans@example.nl");
+      const asked = await browser.form(nl.create, {
+        name: "Iris",
+        email: "iris@example.nl",
+        password,
+        passwordConfirm: password,
+      });
+      expect(asked.statusCode).toBe(303);
+      expect(idIn(shop, browser, "shopper")).toBe(hans.owner_id);
+      const link = (await signupLinkPath(shop.database.db, "iris@example.nl", "account-confirm")) as string;
+      const phone = new BrowserSession(shop.app);
+      await phone.get(link);
+      expect((await phone.form(link, {})).statusCode).toBe(303);
+      expect(await ownersOf(shop)).toEqual({ "hans.jpg": hans.owner_id });
+      expect(mainText(await browser.get(nl.photos))).toContain("hans.jpg");
+    });
+
     it("a guest's photo book in the cart goes with its line into the account at sign-in; the guest's other photos stay", async () => {
       const [shop] = await twoShops();
       await signedUp(shop.app, shop.database.db, { email: "daan@example.nl", name: "Daan" });
