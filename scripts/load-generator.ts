@@ -19,6 +19,12 @@ export interface LoadOptions {
   warmup?: number;
   /** Called as the measured seconds begin and end, e.g. to read the server's CPU time */
   onMeasuring?: (phase: "start" | "end") => void;
+  /**
+   * The requests to send, one per call (e.g. each shopper of a crowd with their own
+   * cookies, scripts/crowd-draw.ts), instead of the one request `url` and `headers` make.
+   * When it gives none, that connection stops; once all have stopped, the load ends early.
+   */
+  source?: () => Buffer | undefined;
 }
 
 export interface LoadResult {
@@ -27,6 +33,7 @@ export interface LoadResult {
   requests: number;
   /** Bytes of body per answer, averaged */
   bodyBytes: number;
+  latencyP50Ms: number;
   latencyP99Ms: number;
   statusCounts: Record<string, number>;
   /** Connections that failed or were closed by the server mid-answer */
@@ -39,9 +46,9 @@ export interface LoadResult {
 
 const latencyBuckets = 100_001;
 
-/** The latency under which 99% of the answers came, in ms. */
-function p99Of(latencies: Uint32Array, requests: number): number {
-  const target = Math.ceil(requests * 0.99);
+/** The latency under which `share` of the answers came (0.99 for the p99), in ms. */
+function percentileOf(latencies: Uint32Array, requests: number, share: number): number {
+  const target = Math.ceil(requests * share);
   let seen = 0;
   for (let bucket = 0; bucket < latencies.length; bucket++) {
     seen += latencies[bucket] ?? 0;
@@ -74,7 +81,8 @@ export function combined(results: readonly LoadResult[]): LoadResult {
     requestsPerSecond: seconds > 0 ? requests / seconds : 0,
     requests,
     bodyBytes: requests > 0 ? bytes / requests : 0,
-    latencyP99Ms: p99Of(latencies, requests),
+    latencyP50Ms: percentileOf(latencies, requests, 0.5),
+    latencyP99Ms: percentileOf(latencies, requests, 0.99),
     statusCounts,
     errors,
     seconds,
@@ -189,7 +197,8 @@ export class ResponseReader {
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const url = new URL(options.url);
   if (url.protocol !== "http:") throw new Error(`only http: URLs can be loaded, got ${url.protocol}`);
-  const request = requestBytes(url, options.headers);
+  const fixedRequest = requestBytes(url, options.headers);
+  const nextRequest = options.source ?? (() => fixedRequest);
   const port = Number(url.port || 80);
 
   let measuring = false;
@@ -201,13 +210,27 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   // Latency histogram in 0.1 ms buckets up to 10 s; enough for a p99.
   const buckets = new Uint32Array(latencyBuckets);
   const sockets: Socket[] = [];
+  // Connections whose source ran dry; when all have, the load is over.
+  let finished = 0;
+  let allFinished: () => void = () => {};
+  const exhausted = new Promise<void>((resolve) => {
+    allFinished = resolve;
+  });
 
   const open = (): void => {
     if (stopped) return;
     const socket = connect({ host: url.hostname, port, noDelay: true });
     sockets.push(socket);
     let sentAt = 0;
+    let done = false;
     const send = () => {
+      const request = nextRequest();
+      if (request === undefined) {
+        done = true;
+        socket.end();
+        if (++finished === options.connections) allFinished();
+        return;
+      }
       sentAt = performance.now();
       socket.write(request);
     };
@@ -231,7 +254,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     });
     socket.on("error", () => {});
     socket.on("close", () => {
-      if (stopped) return;
+      if (stopped || done) return;
       if (measuring) errors++;
       const index = sockets.indexOf(socket);
       if (index >= 0) sockets.splice(index, 1);
@@ -244,7 +267,14 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   options.onMeasuring?.("start");
   measuring = true;
   const started = performance.now();
-  await new Promise((wait) => setTimeout(wait, options.duration * 1000));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    new Promise((wait) => {
+      timer = setTimeout(wait, options.duration * 1000);
+    }),
+    exhausted,
+  ]);
+  clearTimeout(timer);
   measuring = false;
   options.onMeasuring?.("end");
   const seconds = (performance.now() - started) / 1000;
@@ -255,7 +285,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     requestsPerSecond: requests / seconds,
     requests,
     bodyBytes: requests > 0 ? bodyBytes / requests : 0,
-    latencyP99Ms: p99Of(buckets, requests),
+    latencyP50Ms: percentileOf(buckets, requests, 0.5),
+    latencyP99Ms: percentileOf(buckets, requests, 0.99),
     statusCounts,
     errors,
     seconds,
