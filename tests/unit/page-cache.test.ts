@@ -104,6 +104,24 @@ describe("a cached page for a browser that accepts gzip", () => {
     );
   });
 
+  it("answers the same page again with other tokens, from its blocks, for any page (property test)", () => {
+    // The first answer is compressed whole; the second and later are spliced from the blocks.
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: "grapheme", maxLength: 400 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.string({ minLength: 1, maxLength: 80 }), { minLength: 2, maxLength: 4 }),
+        (pieces, tokens) => {
+          const page = cutPage(pieces.join(marker), marker);
+          for (const token of tokens) {
+            expect(gunzipSync(fillPageGzip(page, () => token)).toString("utf8")).toBe(pieces.join(token));
+          }
+          expect(page.blocks !== undefined).toBe(pieces.length > 1);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("is a fraction of the page's size", () => {
     const html = `<main>${"<li class=card>Fotoboek 30x21 cm, vanaf € 49,99</li>".repeat(400)}<input value="${marker}"></main>`;
     expect(fillPageGzip(cutPage(html, marker), () => "t").length).toBeLessThan(Buffer.byteLength(html) / 10);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { constants, crc32, deflateRawSync } from "node:zlib";
+import { constants, crc32, deflateRawSync, gzipSync } from "node:zlib";
 import { crc32Combine, crc32Shift } from "./crc32-combine.ts";
 
 /**
@@ -14,13 +14,18 @@ export interface CachedPage {
   parts: Buffer[];
   /**
    * The same parts, each compressed once as raw deflate blocks that end on a byte
-   * boundary (a sync flush; the last part ends the stream). A gzip answer is these with
+   * boundary (a sync flush; the last part ends the stream), with each part's CRC-32 and the
+   * operator that moves a checksum past it (crc32-combine.ts). A gzip answer is these with
    * the shopper's token between them as stored blocks: no compression per request.
+   *
+   * Made at the page's second gzip answer with another token, not when it is kept: most
+   * kept pages of one shopper's own are answered once (a crowd, each shopper once), and
+   * compressing every part on its own took a cold cart page about 0.4 ms (a zlib stream
+   * per part), against one stream for the whole page (docs/performance.md).
    */
-  deflated: Buffer[];
-  /** Each part's CRC-32 and the operator that moves a checksum past it (crc32-combine.ts). */
-  crcs: number[];
-  shifts: number[];
+  blocks?: { deflated: Buffer[]; crcs: number[]; shifts: number[] };
+  /** How many gzip answers were made for it with a token of their own: the second makes `blocks`. */
+  filled: number;
   /** A page without a form is the same for everyone, so its whole gzip answer is kept ready. */
   gzipped?: Buffer;
   /** The answer for visitors without cookies, whose forms all carry the same token this hour. */
@@ -70,12 +75,21 @@ export function createPageCache({ ttlMs = 30_000, maxEntries = 500, now = Date.n
   };
 }
 
-/** Rendered HTML, encoded and compressed once, cut where the token goes: at `marker`, the one it was rendered with. */
+/** Rendered HTML, encoded once and cut where the token goes: at `marker`, the one it was rendered with. */
 export function cutPage(html: string, marker: string): CachedPage {
   const parts = html.split(marker).map((part) => Buffer.from(part, "utf8"));
+  const page: CachedPage = { parts, filled: 0 };
+  if (parts.length === 1)
+    page.gzipped = gzipSync(parts[0] as Buffer, { level: constants.Z_BEST_COMPRESSION });
+  return page;
+}
+
+/** Each part compressed on its own, ending on a byte boundary, with its checksum's pieces. */
+function blocksOf(page: CachedPage): NonNullable<CachedPage["blocks"]> {
+  if (page.blocks) return page.blocks;
+  const { parts } = page;
   const last = parts.length - 1;
-  const page: CachedPage = {
-    parts,
+  page.blocks = {
     deflated: parts.map((part, i) =>
       deflateRawSync(part, {
         level: constants.Z_BEST_COMPRESSION,
@@ -86,8 +100,7 @@ export function cutPage(html: string, marker: string): CachedPage {
     crcs: parts.map((part) => (part.length > 0 ? crc32(part) : 0)),
     shifts: parts.map((part) => crc32Shift(part.length)),
   };
-  if (parts.length === 1) page.gzipped = fillPageGzip(page, () => "");
-  return page;
+  return page.blocks;
 }
 
 /** The cached page for one shopper: their token where the marker was. */
@@ -118,21 +131,27 @@ function storedBlock(data: Buffer): Buffer {
 /** The same page as fillPage, gzip-encoded, for a shopper whose browser accepts gzip. */
 export function fillPageGzip(page: CachedPage, token: () => string): Buffer {
   if (page.gzipped) return page.gzipped;
-  const value = page.parts.length > 1 ? Buffer.from(token(), "utf8") : Buffer.alloc(0);
+  // The first answer compresses the filled page in one stream, at the fastest level: most
+  // pages of a shopper's own are sent once. Only a page asked for again with another token
+  // pays for its parts' blocks at the best level, which every later answer reuses.
+  if (page.filled++ === 0 && !page.blocks)
+    return gzipSync(fillPage(page, token), { level: constants.Z_BEST_SPEED });
+  const { deflated, crcs, shifts } = blocksOf(page);
+  const value = Buffer.from(token(), "utf8");
   const stored = storedBlock(value);
   const valueCrc = value.length > 0 ? crc32(value) : 0;
   const valueShift = crc32Shift(value.length);
   const pieces: Buffer[] = [gzipHeader];
   let crc = 0;
   let size = 0;
-  page.deflated.forEach((deflated, i) => {
+  deflated.forEach((part, i) => {
     if (i > 0) {
       pieces.push(stored);
       crc = crc32Combine(crc, valueCrc, valueShift);
       size += value.length;
     }
-    pieces.push(deflated);
-    crc = crc32Combine(crc, page.crcs[i] as number, page.shifts[i] as number);
+    pieces.push(part);
+    crc = crc32Combine(crc, crcs[i] as number, shifts[i] as number);
     size += (page.parts[i] as Buffer).length;
   });
   const trailer = Buffer.allocUnsafe(8);
