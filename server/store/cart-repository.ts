@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely";
 import type { DeliveryAddress } from "../domain/delivery-address.ts";
 import { isDeliveryCountry } from "../domain/postcode.ts";
 import { type PageViewReads, readsThrough } from "./database.ts";
@@ -53,35 +53,45 @@ export interface CartRepository {
 
 const now = () => new Date().toISOString();
 
-/** Lines and address read the same way inside and outside a transaction (placing an order reads them in one). */
-export async function readLines(db: Kysely<Schema>, cartId: string): Promise<CartLine[]> {
-  const rows = await db
+/** A cart's lines in the order they were added, as one query: run in a transaction, or compiled once. */
+const linesOf = (db: Kysely<Schema>, cartId: string) =>
+  db
     .selectFrom("cart_lines")
     .select(["product_id", "orientation", "size_id", "quantity", "project_id"])
     .where("cart_id", "=", cartId)
     .orderBy("added_at")
     .orderBy("product_id")
     .orderBy("orientation")
-    .orderBy("size_id")
-    .execute();
-  return rows.map((r) => ({
-    productId: r.product_id,
-    orientation: r.orientation,
-    sizeId: r.size_id,
-    quantity: Number(r.quantity),
-    ...(r.project_id ? { projectId: r.project_id } : {}),
-  }));
-}
+    .orderBy("size_id");
 
-export async function readAddress(db: Kysely<Schema>, cartId: string): Promise<DeliveryAddress | undefined> {
-  const row = await db
-    .selectFrom("cart_addresses")
-    .selectAll()
-    .where("cart_id", "=", cartId)
-    .executeTakeFirst();
+type LineRow = Awaited<ReturnType<ReturnType<typeof linesOf>["execute"]>>[number];
+
+const lineOf = (r: LineRow): CartLine => ({
+  productId: r.product_id,
+  orientation: r.orientation,
+  sizeId: r.size_id,
+  quantity: Number(r.quantity),
+  ...(r.project_id ? { projectId: r.project_id } : {}),
+});
+
+const addressRowOf = (db: Kysely<Schema>, cartId: string) =>
+  db.selectFrom("cart_addresses").selectAll().where("cart_id", "=", cartId);
+
+type AddressRow = Selectable<Schema["cart_addresses"]>;
+
+function cartAddressOf(row: AddressRow | undefined): DeliveryAddress | undefined {
   // A country the shop stopped delivering to reads as no address: the shopper picks again.
   if (!row || !isDeliveryCountry(row.country)) return undefined;
   return addressOf({ ...row, country: row.country });
+}
+
+/** Lines and address read the same way inside and outside a transaction (placing an order reads them in one). */
+export async function readLines(db: Kysely<Schema>, cartId: string): Promise<CartLine[]> {
+  return (await linesOf(db, cartId).execute()).map(lineOf);
+}
+
+export async function readAddress(db: Kysely<Schema>, cartId: string): Promise<DeliveryAddress | undefined> {
+  return cartAddressOf(await addressRowOf(db, cartId).executeTakeFirst());
 }
 
 /** The address columns a cart and an order share, as the address they hold. */
@@ -132,7 +142,11 @@ export function cartRepository(
   /** Where the reads of every page view go (database.ts); by default through Kysely. */
   reads: PageViewReads = readsThrough(db),
 ): CartRepository {
-  // Compiled with a stand-in id; each call runs them with its own.
+  // Compiled with a stand-in id; each call runs them with its own. The cart pages' lines and
+  // address too: building a Kysely query per look at a cart cost a cold cart page about as
+  // much as running it (docs/performance.md).
+  const linesQuery = linesOf(db, "").compile();
+  const addressQuery = addressRowOf(db, "").compile();
   const revisionQuery = db.selectFrom("carts").select("revision").where("id", "=", "").compile();
   const itemCountQuery = db
     .selectFrom("cart_lines")
@@ -250,7 +264,8 @@ export function cartRepository(
       });
     },
 
-    lines: (cartId) => readLines(db, cartId),
+    lines: async (cartId) =>
+      (await reads.readCommitted<LineRow>({ ...linesQuery, parameters: [cartId] })).map(lineOf),
 
     async revision(cartId) {
       // Asked on every look at the cart page: built and compiled once, run with each id.
@@ -270,7 +285,8 @@ export function cartRepository(
       return Number(row?.total ?? 0);
     },
 
-    address: (cartId) => readAddress(db, cartId),
+    address: async (cartId) =>
+      cartAddressOf((await reads.readCommitted<AddressRow>({ ...addressQuery, parameters: [cartId] }))[0]),
 
     async saveAddress(cartId, address) {
       const values = {
