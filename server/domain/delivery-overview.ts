@@ -218,6 +218,26 @@ export function deliveryTimes(options: DeliveryTimesOptions): DeliveryTimes {
     return part.name;
   };
 
+  // A cart's and a product's dates, too, per locale and part of the day: a cold overview
+  // page spent a tenth of its CPU working out the same windows and their texts again
+  // (docs/performance.md). Shared by every caller, so frozen.
+  const estimates = new Map<string, DispatchEstimate | undefined>();
+  const oncePerPart = (key: string, now: Date, make: () => DispatchEstimate | undefined) => {
+    const named = `${period(now)} ${key}`;
+    if (estimates.has(named)) return estimates.get(named);
+    const made = make();
+    if (made) {
+      Object.freeze(made.dates.sent);
+      Object.freeze(made.dates.delivered);
+      Object.freeze(made.dates);
+      Object.freeze(made);
+    }
+    // The parts of one day name a few hundred carts' product sets at most; a new day starts afresh.
+    if (estimates.size >= 1000) estimates.clear();
+    estimates.set(named, made);
+    return made;
+  };
+
   return {
     cutOff: time,
 
@@ -241,35 +261,47 @@ export function deliveryTimes(options: DeliveryTimesOptions): DeliveryTimes {
     period,
 
     dispatch(product, kind, locale, now) {
-      const e = estimateFor(product, kind, locale, now);
-      return e && describe(locale, e.today, e.orderBefore, { sent: e.sent, delivered: e.delivered });
+      return oncePerPart(`${locale} ${kind} ${product.id}`, now, () => {
+        const e = estimateFor(product, kind, locale, now);
+        return e && describe(locale, e.today, e.orderBefore, { sent: e.sent, delivered: e.delivered });
+      });
     },
 
     forCart(items, locale, now) {
-      let combined: ReturnType<typeof estimateFor>;
-      for (const item of items) {
-        const e =
-          estimateFor(item.product, item.rush ? "rush" : "standard", locale, now) ??
-          estimateFor(item.product, "standard", locale, now);
-        if (!e) continue;
-        combined = combined
-          ? {
-              ...combined,
-              sent: { from: later(combined.sent.from, e.sent.from), to: later(combined.sent.to, e.sent.to) },
-              delivered: {
-                from: later(combined.delivered.from, e.delivered.from),
-                to: later(combined.delivered.to, e.delivered.to),
-              },
-            }
-          : e;
-      }
-      return (
-        combined &&
-        describe(locale, combined.today, combined.orderBefore, {
-          sent: combined.sent,
-          delivered: combined.delivered,
-        })
-      );
+      const key = items.map((item) => `${item.product.id}${item.rush ? "+rush" : ""}`).join(" ");
+      return oncePerPart(`${locale} cart ${key}`, now, () => combinedFor(items, locale, now));
     },
   };
+
+  /** As one parcel: sent and delivered once its slowest item is made. */
+  function combinedFor(
+    items: readonly DispatchItem[],
+    locale: Locale,
+    now: Date,
+  ): DispatchEstimate | undefined {
+    let combined: ReturnType<typeof estimateFor>;
+    for (const item of items) {
+      const e =
+        estimateFor(item.product, item.rush ? "rush" : "standard", locale, now) ??
+        estimateFor(item.product, "standard", locale, now);
+      if (!e) continue;
+      combined = combined
+        ? {
+            ...combined,
+            sent: { from: later(combined.sent.from, e.sent.from), to: later(combined.sent.to, e.sent.to) },
+            delivered: {
+              from: later(combined.delivered.from, e.delivered.from),
+              to: later(combined.delivered.to, e.delivered.to),
+            },
+          }
+        : e;
+    }
+    return (
+      combined &&
+      describe(locale, combined.today, combined.orderBefore, {
+        sent: combined.sent,
+        delivered: combined.delivered,
+      })
+    );
+  }
 }

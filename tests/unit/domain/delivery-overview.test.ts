@@ -74,4 +74,22 @@ describe("the expected dispatch of a product and of a cart", () => {
     expect(cart?.dates.sent).toEqual({ from: "2026-04-21", to: "2026-04-22" });
     expect(times.forCart([], "nl", monday)).toBeUndefined();
   });
+
+  it("are worked out once per part of the day, and anew past the cut-off and per language and cart", () => {
+    const items = [{ product: product("classic-prints") }, { product: product("exclusive-photobook") }];
+    const morning = times.forCart(items, "nl", monday);
+    // Later the same morning: the same dates, worked out once (one shared, frozen answer).
+    expect(times.forCart(items, "nl", new Date("2026-04-20T12:59:00Z"))).toBe(morning);
+    expect(Object.isFrozen(morning?.dates.sent)).toBe(true);
+    // 15:00 in Amsterdam: past the cut-off, it goes a working day later.
+    const afternoon = times.forCart(items, "nl", new Date("2026-04-20T13:00:00Z"));
+    expect(afternoon?.orderBefore).toBe("Bij bestelling morgen vóór 15:00 uur.");
+    expect((afternoon?.dates.sent.from ?? "") > (morning?.dates.sent.from ?? "")).toBe(true);
+    expect(times.forCart(items, "de", monday)?.orderBefore).toBe("Bei Bestellung heute vor 15:00 Uhr.");
+    expect(times.forCart(items.slice(0, 1), "nl", monday)?.dates).not.toEqual(morning?.dates);
+    const rush = times.dispatch(product("exclusive-photobook"), "rush", "nl", monday);
+    expect(times.dispatch(product("exclusive-photobook"), "standard", "nl", monday)?.dates).not.toEqual(
+      rush?.dates,
+    );
+  });
 });
