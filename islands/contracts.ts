@@ -15,6 +15,7 @@ import relativeTime from "./relative-time/examples.ts";
 import type { HookExamples } from "./runtime/define-examples.ts";
 import type { HookContract } from "./runtime/define-hook.ts";
 import share from "./share/examples.ts";
+import siteMenu from "./site-menu/examples.ts";
 import stickyHeader from "./sticky-header/examples.ts";
 import supportSearch from "./support-search/examples.ts";
 import tabs from "./tabs/examples.ts";
@@ -31,6 +32,7 @@ import viewer360 from "./viewer360/examples.ts";
  */
 export const hookExamples: readonly HookExamples[] = [
   stickyHeader,
+  siteMenu,
   lazyLoad,
   analytics,
   relativeTime,

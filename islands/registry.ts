@@ -25,6 +25,12 @@ export const registry: HookDefinition[] = [
   },
   {
     kind: "behaviour",
+    name: "site-menu",
+    selector: "details[data-site-menu]",
+    load: () => import("./site-menu/site-menu.ts"),
+  },
+  {
+    kind: "behaviour",
     name: "lazy-load",
     selector: "[data-lazy-src], [data-lazy-background]",
     load: () => import("./lazy-load/lazy-load.ts"),
