@@ -39,6 +39,7 @@ import { applyMethodOverride } from "./http/security/method-override.ts";
 import { registerSignedIn } from "./http/security/signed-in.ts";
 import { trustProxyOption } from "./http/security/trusted-proxies.ts";
 import type { Services } from "./http/services.ts";
+import { registerSpeculationRules } from "./http/speculation/speculation-rules.ts";
 import { createI18n, loadMessages } from "./i18n/index.ts";
 import { scheduleCleanUp } from "./jobs/clean-up.ts";
 import { mailFolder } from "./mail/mail-files.ts";
@@ -267,6 +268,8 @@ export async function buildApp({
   const ready = readyAnswers({ commitMark: database.commitMark });
   ready.serve(app);
   await registerSecurity(app, config);
+  // Before any route: every answer names the rules; kept answers keep the header.
+  registerSpeculationRules(app, i18n.routes);
   // Before any route reads a cart or shopper cookie: an account's are its sessions' alone.
   registerAccountHoldings(app, services.accounts);
   await app.register(fastifyFormbody);

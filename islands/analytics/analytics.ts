@@ -7,6 +7,7 @@ import {
   propertiesFromDataset,
 } from "../../server/domain/analytics-event.ts";
 import { analyticsEventType, type TrackDetail, takeEarlyEvents } from "./track.ts";
+import { reportViewOnActivation } from "./view-beacon.ts";
 
 export { contract } from "./contract.ts";
 
@@ -97,6 +98,7 @@ export function start(doc: Document): void {
     send(detail.event, detail.properties);
   });
   for (const detail of takeEarlyEvents()) send(detail.event, detail.properties);
+  reportViewOnActivation(doc, route, locale);
 
   view.addEventListener("pagehide", flush);
   doc.addEventListener("visibilitychange", () => {

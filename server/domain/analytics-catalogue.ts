@@ -82,3 +82,20 @@ export const funnelSteps = [
 ] as const;
 
 export type FunnelStep = (typeof funnelSteps)[number];
+
+/**
+ * Pages whose every view is a funnel step, by route id. The server counts a view as it
+ * answers; a page fetched ahead of time (speculation rules) is counted only when the
+ * shopper opens it, by the view beacon it sends then (islands/analytics/view-beacon.ts).
+ */
+export const funnelViewSteps = {
+  product: "funnel.product_page",
+  cartAddress: "funnel.address",
+  cartOverview: "funnel.overview",
+} as const satisfies Record<string, FunnelStep>;
+
+export type FunnelViewRoute = keyof typeof funnelViewSteps;
+
+export function isFunnelViewRoute(route: string): route is FunnelViewRoute {
+  return Object.hasOwn(funnelViewSteps, route);
+}

@@ -1,12 +1,44 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { analyticsEventNames, propertiesOf } from "../domain/analytics-catalogue.ts";
+import {
+  analyticsEventNames,
+  type FunnelViewRoute,
+  funnelViewSteps,
+  propertiesOf,
+} from "../domain/analytics-catalogue.ts";
 import { type AnalyticsBatch, analyticsLimits } from "../domain/analytics-event.ts";
 import type { Services } from "../http/services.ts";
 import { locales } from "../i18n/locales.ts";
 import { analyticsRepository } from "../store/analytics-repository.ts";
 
 export const analyticsPath = "/analytics/events";
+/** Where a page fetched ahead of time reports that the shopper opened it (islands/analytics/view-beacon.ts). */
+export const analyticsViewPath = "/analytics/view";
+
+const viewSchema = z.object({
+  route: z.enum(Object.keys(funnelViewSteps) as [FunnelViewRoute, ...FunnelViewRoute[]]),
+  locale: z.enum(locales),
+  path: z.string().max(300),
+});
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return "";
+  }
+}
+
+/** A route's pattern as a whole-path match; each :param one segment, captured by name. */
+function patternMatcher(pattern: string): RegExp {
+  const source = pattern
+    .split("/")
+    .map((part) =>
+      part.startsWith(":") ? `(?<${part.slice(1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
+    .join("/");
+  return new RegExp(`^${source}$`);
+}
 
 /** Only the catalogue's names, each with only its own properties (analytics-catalogue.ts). */
 function batchSchema(routeIds: readonly string[]) {
@@ -100,6 +132,42 @@ export async function analyticsRoutes(app: FastifyInstance, services: Services):
           return reject(reply, 429, "too many events");
         }
         await repository.record(parsed.data as AnalyticsBatch);
+        return reply.code(204).send();
+      },
+    );
+
+    /**
+     * The view of a funnel page that the browser fetched ahead (speculation rules), which the
+     * server did not count as it answered: sent once, when the shopper opens the page. Only a
+     * funnel page's own address counts; a product page counts for its product.
+     */
+    const matchers = new Map(
+      locales.flatMap((locale) =>
+        (Object.keys(funnelViewSteps) as FunnelViewRoute[]).map(
+          (route) =>
+            [`${locale} ${route}`, patternMatcher(services.i18n.routes.pattern(route, locale))] as const,
+        ),
+      ),
+    );
+    scope.post(
+      analyticsViewPath,
+      {
+        bodyLimit: 1024,
+        config: { csrf: false, rateLimit: { max: 60, timeWindow: "1 minute" } },
+      },
+      async (request, reply) => {
+        if (!fromOurPages(request)) return reject(reply, 400, "not from this site");
+        const parsed = viewSchema.safeParse(request.body);
+        const view = parsed.success ? parsed.data : undefined;
+        const match = view && matchers.get(`${view.locale} ${view.route}`)?.exec(view.path);
+        if (!view || !match) return reject(reply, 400, "not a funnel page");
+        let productId: string | undefined;
+        if (view.route === "product") {
+          const slug = safeDecode(match.groups?.product ?? "");
+          productId = services.catalogue.products.find((p) => p.slug[view.locale] === slug)?.id;
+          if (!productId) return reject(reply, 400, "not a funnel page");
+        }
+        services.counters.count(funnelViewSteps[view.route], view.locale, productId);
         return reply.code(204).send();
       },
     );

@@ -292,3 +292,69 @@ describe("the funnel, counted by the server", () => {
     expect(grown).toEqual({});
   });
 });
+
+describe("a funnel page fetched ahead by speculation rules", () => {
+  const product = "/assortiment/fotoboeken/exclusief-fotoboek";
+  const view = (body: unknown, headers: Record<string, string> = {}) =>
+    shop.app.inject({
+      method: "POST",
+      url: "/analytics/view",
+      remoteAddress: "10.0.0.9",
+      headers: { "content-type": "application/json", "sec-fetch-site": "same-origin", ...headers },
+      payload: JSON.stringify(body),
+    });
+
+  it("is answered as usual but not counted while it is only prerendered or prefetched", async () => {
+    const grown = await growth(async () => {
+      for (const purpose of ["prefetch;prerender", "prefetch"]) {
+        const res = await shop.app.inject({ url: product, headers: { "sec-purpose": purpose } });
+        expect(res.statusCode).toBe(200);
+        expect(res.body).toContain('id="product-title"');
+      }
+    });
+    expect(grown).toEqual({});
+  });
+
+  it("counts once when the opened page sends its view beacon, for its product and language", async () => {
+    const grown = await growth(async () => {
+      expect((await view({ route: "product", locale: "nl", path: product })).statusCode).toBe(204);
+      expect(
+        (await view({ route: "product", locale: "de", path: "/sortiment/fotobuecher/exklusives-fotobuch" }))
+          .statusCode,
+      ).toBe(204);
+      expect(
+        (await view({ route: "cartAddress", locale: "nl", path: "/winkelwagen/adres" })).statusCode,
+      ).toBe(204);
+    });
+    expect(grown).toEqual({
+      "funnel.product_page nl exclusive-photobook": 1,
+      "funnel.product_page de exclusive-photobook": 1,
+      "funnel.address nl": 1,
+    });
+  });
+
+  it.each([
+    ["a page that is no funnel step", { route: "home", locale: "nl", path: "/" }],
+    ["an address that is not the route's", { route: "product", locale: "nl", path: "/winkelwagen/adres" }],
+    ["another language's address", { route: "cartAddress", locale: "de", path: "/winkelwagen/adres" }],
+    ["an unknown product", { route: "product", locale: "nl", path: "/assortiment/fotoboeken/bestaat-niet" }],
+    ["a malformed address", { route: "product", locale: "nl", path: "/assortiment/fotoboeken/%E0%A4%A" }],
+    ["no path", { route: "product", locale: "nl" }],
+  ])("refuses %s with a 400 and counts nothing", async (_what, body) => {
+    const grown = await growth(async () => {
+      expect((await view(body)).statusCode).toBe(400);
+    });
+    expect(grown).toEqual({});
+  });
+
+  it("refuses a beacon from another site", async () => {
+    const grown = await growth(async () => {
+      const res = await view(
+        { route: "product", locale: "nl", path: product },
+        { "sec-fetch-site": "cross-site" },
+      );
+      expect(res.statusCode).toBe(400);
+    });
+    expect(grown).toEqual({});
+  });
+});
