@@ -55,6 +55,7 @@ import { accountSubscriptionRoutes } from "./routes/account-subscription.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { cartAddressRoutes } from "./routes/cart-address.ts";
+import { cartCountRoutes } from "./routes/cart-count.ts";
 import { cartOverviewRoutes } from "./routes/cart-overview.ts";
 import { catalogueRoutes } from "./routes/catalogue.ts";
 import { contactRoutes } from "./routes/contact.ts";
@@ -314,6 +315,7 @@ export async function buildApp({
   healthRoutes(app, services);
   crawlerFileRoutes(app, services, routes);
   siteFileRoutes(app, services);
+  cartCountRoutes(app, services);
   viewerFrameRoutes(app, services);
   homeRoutes(app, services, routes);
   catalogueRoutes(app, services, routes);

@@ -4,7 +4,9 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { cartStore } from "../../islands/cart/cart-store.ts";
 import * as cartCount from "../../islands/cart-count/cart-count.ts";
 import { createRuntime } from "../../islands/runtime/runtime.ts";
+import { testShop } from "../support/app.ts";
 import { closeExamples, renderExample } from "../support/examples.ts";
+import { shopper } from "../support/shopper.ts";
 
 /** The pattern library's badge: the page's own count, an empty cart's. */
 async function render(locale: "nl" | "de" = "nl"): Promise<HTMLElement> {
@@ -65,5 +67,59 @@ describe("the cart-count island", () => {
     expect(badge.textContent).toBe("0 artikelen");
     expect(report).toHaveBeenCalledTimes(1);
     expect(String(report.mock.calls[0]?.[0])).toMatch(/"cart-count".*texts/);
+  });
+
+  describe("on a page restored from the back/forward cache", () => {
+    /** The shop's real count route answers the island's fetch, with this shopper's cookies. */
+    async function shopWithCart(quantity: string) {
+      const shop = await testShop();
+      const s = await shopper(shop.app);
+      const book = { product: "exclusive-photobook", orientation: "portrait", size: "21x30", quantity };
+      expect((await s.post("/winkelwagen/inhoud", book)).statusCode).toBe(303);
+      const asked: string[] = [];
+      vi.spyOn(window, "fetch").mockImplementation(async (input) => {
+        const url = String(input);
+        asked.push(url);
+        const res = await shop.app.inject({ url, headers: { cookie: s.cookie() } });
+        return new Response(res.body, {
+          status: res.statusCode,
+          headers: { "content-type": "application/json" },
+        });
+      });
+      return { shop, asked };
+    }
+    const restored = (persisted: boolean) =>
+      window.dispatchEvent(Object.assign(new Event("pageshow"), { persisted }));
+
+    it("shows the cart's current count, asked of the server once, after the cart changed elsewhere", async () => {
+      const { shop, asked } = await shopWithCart("3");
+      try {
+        const badge = await render();
+        unmount = cartCount.mount(badge);
+        expect(badge.textContent).toBe("0 artikelen");
+        restored(true);
+        await vi.waitFor(() => expect(badge.dataset.count).toBe("3"));
+        expect(badge.textContent).toBe("3 artikelen");
+        expect(asked).toEqual(["/api/cart-count"]);
+      } finally {
+        vi.restoreAllMocks();
+        await shop.close();
+      }
+    });
+
+    it("asks nothing on an ordinary load's pageshow", async () => {
+      const { shop, asked } = await shopWithCart("2");
+      try {
+        const badge = await render();
+        unmount = cartCount.mount(badge);
+        restored(false);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        expect(asked).toEqual([]);
+        expect(badge.textContent).toBe("0 artikelen");
+      } finally {
+        vi.restoreAllMocks();
+        await shop.close();
+      }
+    });
   });
 });
