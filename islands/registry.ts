@@ -128,6 +128,8 @@ export const registry: HookDefinition[] = [
     kind: "island",
     name: "delivery-times",
     react: true,
+    // The server has rendered the table: React (95.9 kB) waits for a touch or an idle moment.
+    mountWhen: ["interaction", "idle"],
     load: withReact(() => import("./delivery-times/delivery-times.tsx")),
   },
   {

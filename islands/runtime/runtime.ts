@@ -115,6 +115,48 @@ export function createRuntime(
     }
   }
 
+  /** The events that count as a shopper's first touch of an island. */
+  const interactionEvents = ["pointerdown", "focusin", "keydown", "touchstart"] as const;
+
+  /**
+   * Defers mounting to the first of the hook's moments (mountWhen): the browser's first idle
+   * time, or the shopper's first press, focus or key inside the element. Without
+   * requestIdleCallback, idle is a short timeout after load.
+   */
+  function mountAtMoment(hook: Extract<HookDefinition, { kind: "island" }>, elements: HTMLElement[]): void {
+    const view = doc.defaultView;
+    const moments = hook.mountWhen ?? [];
+    for (const el of elements) {
+      if (mounted.has(el) || waiting.has(el)) continue;
+      waiting.add(el);
+      el.setAttribute(mountedAttribute, "waiting");
+      let done = false;
+      const cancels: Array<() => void> = [];
+      const go = () => {
+        if (done) return;
+        done = true;
+        for (const cancel of cancels) cancel();
+        void mountIslands(hook, [el]);
+      };
+      if (moments.includes("interaction")) {
+        for (const type of interactionEvents) {
+          el.addEventListener(type, go, { once: true, passive: true, capture: true });
+          cancels.push(() => el.removeEventListener(type, go, { capture: true }));
+        }
+      }
+      if (moments.includes("idle")) {
+        if (view && "requestIdleCallback" in view) {
+          const id = view.requestIdleCallback(go, { timeout: 5000 });
+          cancels.push(() => view.cancelIdleCallback(id));
+        } else {
+          const id = setTimeout(go, 200);
+          cancels.push(() => clearTimeout(id));
+        }
+      }
+      if (moments.length === 0) go();
+    }
+  }
+
   function matching(root: ParentNode, selector: string): HTMLElement[] {
     const found = [...root.querySelectorAll<HTMLElement>(selector)];
     if (root instanceof Element && root.matches(selector)) found.unshift(root as HTMLElement);
@@ -140,6 +182,7 @@ export function createRuntime(
         const elements = matching(root, islandSelector(hook.name));
         if (elements.length === 0) continue;
         if (hook.nearViewport) mountWhenNear(hook, elements);
+        else if (hook.mountWhen?.length) mountAtMoment(hook, elements);
         else work.push(mountIslands(hook, elements));
       }
     }

@@ -25,8 +25,18 @@ export type HookDefinition =
        * shopper who never scrolls there never downloads them.
        */
       nearViewport?: string;
+      /**
+       * When an island with nothing to do at first mounts (Astro's client directives): at the
+       * first of these moments, "idle" (the browser has nothing else to do) or "interaction"
+       * (the shopper first presses, focuses or types inside it). Absent: at load, or with
+       * nearViewport when it comes near. Its server markup shows and works until then, so
+       * nothing shifts when it mounts. docs/performance.md says which island waits for what.
+       */
+      mountWhen?: ReadonlyArray<MountMoment>;
       load: () => Promise<IslandModule>;
     };
+
+export type MountMoment = "idle" | "interaction";
 
 /**
  * What a hook module hands the runtime: the check of its element against its contract,
