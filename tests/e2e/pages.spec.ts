@@ -1,6 +1,7 @@
 import type { ConsoleMessage, Page } from "@playwright/test";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
+import { openSiteMenu } from "./site-menu.ts";
 
 type Locale = "nl" | "de";
 
@@ -411,6 +412,7 @@ for (const shopPage of pages) {
         // From the top of the page again: with JavaScript the header hides while the page is
         // scrolled down, as it is now at the main content.
         await open(page, shopPage);
+        await openSiteMenu(page);
         const switcher = page.locator("header nav.language-switcher");
         await expect(switcher.locator('[aria-current="true"]'), situation).toHaveAttribute(
           "lang",

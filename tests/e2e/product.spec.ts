@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
+import { openSiteMenu } from "./site-menu.ts";
 
 const book = "/assortiment/fotoboeken/exclusief-fotoboek";
 const front = "photobook-exclusive-landscape";
@@ -329,6 +330,7 @@ test.describe("Related products", () => {
 test.describe("Category pages", () => {
   test("lead from the main navigation to a product page", async ({ page, situation }) => {
     await page.goto("/");
+    await openSiteMenu(page);
     await page
       .getByRole("navigation", { name: "Hoofdmenu" })
       .getByRole("link", { name: "Fotoboeken" })
