@@ -1,0 +1,257 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
+
+/**
+ * Chromium driven over the DevTools protocol through a pipe, attached to its page through
+ * the tab target. Playwright attaches to pages directly, and Chromium disables prerendering
+ * for a page DevTools attaches to that way (PrerenderingDisabledByDevTools); through the tab
+ * target it prerenders as for a shopper. Also keeps the back/forward cache on (Playwright
+ * passes --disable-back-forward-cache). Used by the prerender journey and bench:navigation.
+ */
+export interface CdpSession {
+  send<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T>;
+  on(method: string, listener: (params: Record<string, unknown>) => void): void;
+}
+
+export interface PipeBrowser {
+  /** A new tab, attached through its tab target; its page session. */
+  newPage(): Promise<CdpSession>;
+  close(): Promise<void>;
+}
+
+export async function launchPipeBrowser(
+  executablePath: string,
+  extraArgs: string[] = [],
+): Promise<PipeBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), "shop-cdp-"));
+  const child: ChildProcess = spawn(
+    executablePath,
+    [
+      "--headless=new",
+      "--remote-debugging-pipe",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--user-data-dir=${profile}`,
+      ...extraArgs,
+      "about:blank",
+    ],
+    { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] },
+  );
+  const input = child.stdio[3] as Writable;
+  const output = child.stdio[4] as Readable;
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const listeners = new Map<string, Array<(params: Record<string, unknown>) => void>>();
+  const dispatchers: Array<{
+    sessions: Set<string>;
+    method: string;
+    listener: (params: Record<string, unknown>) => void;
+  }> = [];
+  let buffer = "";
+  output.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString("utf8");
+    let end = buffer.indexOf("\0");
+    while (end !== -1) {
+      const message = JSON.parse(buffer.slice(0, end)) as {
+        id?: number;
+        method?: string;
+        params?: Record<string, unknown>;
+        result?: unknown;
+        error?: { message: string };
+        sessionId?: string;
+      };
+      buffer = buffer.slice(end + 1);
+      end = buffer.indexOf("\0");
+      if (message.id !== undefined) {
+        const waiter = pending.get(message.id);
+        pending.delete(message.id);
+        if (message.error) waiter?.reject(new Error(message.error.message));
+        else waiter?.resolve(message.result);
+      } else if (message.method) {
+        for (const listener of listeners.get(`${message.sessionId ?? ""} ${message.method}`) ?? [])
+          listener(message.params ?? {});
+        for (const d of dispatchers)
+          if (d.method === message.method && message.sessionId && d.sessions.has(message.sessionId))
+            d.listener(message.params ?? {});
+      }
+    }
+  });
+  const session = (sessionId?: string): CdpSession => ({
+    send<T>(method: string, params: Record<string, unknown> = {}) {
+      const id = nextId++;
+      input.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+      return new Promise<T>((resolve, reject) =>
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject }),
+      );
+    },
+    on(method, listener) {
+      const key = `${sessionId ?? ""} ${method}`;
+      listeners.set(key, [...(listeners.get(key) ?? []), listener]);
+    },
+  });
+  const browser = session();
+
+  return {
+    async newPage() {
+      const { targetId } = await browser
+        .send<{ targetId: string }>("Target.createTarget", {
+          url: "about:blank",
+          forTab: true,
+        })
+        .catch(() => browser.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" }));
+      const { targetInfos } = await browser.send<{
+        targetInfos: Array<{ targetId: string; type: string; parentId?: string }>;
+      }>("Target.getTargets", { filter: [{}] });
+      const info = targetInfos.find((t) => t.targetId === targetId);
+      const tabId =
+        info?.type === "tab"
+          ? targetId
+          : (info?.parentId ?? targetInfos.find((t) => t.type === "tab")?.targetId);
+      if (!tabId) throw new Error("no tab target");
+      const { sessionId: tabSession } = await browser.send<{ sessionId: string }>("Target.attachToTarget", {
+        targetId: tabId,
+        flatten: true,
+      });
+      const tab = session(tabSession);
+      // The page's sessions: its own, then each prerendered page's, which becomes the page
+      // when it is activated (its old session is detached then).
+      let current: string | undefined;
+      const sessions = new Set<string>();
+      const prerendered: string[] = [];
+      const firstPage = new Promise<void>((resolve) => {
+        tab.on("Target.attachedToTarget", (params) => {
+          const target = params.targetInfo as { type: string };
+          if (target.type !== "page") return;
+          const id = params.sessionId as string;
+          sessions.add(id);
+          if (!current) {
+            current = id;
+            resolve();
+          } else prerendered.push(id);
+        });
+      });
+      tab.on("Target.detachedFromTarget", (params) => {
+        const id = params.sessionId as string;
+        sessions.delete(id);
+        if (id === current) current = prerendered.pop() ?? [...sessions].at(-1);
+      });
+      await tab.send("Target.setAutoAttach", {
+        autoAttach: true,
+        waitForDebuggerOnStart: false,
+        flatten: true,
+      });
+      await firstPage;
+      const page: CdpSession = {
+        send: (method, params) => session(current).send(method, params),
+        on: (method, listener) => {
+          dispatchers.push({ sessions, method, listener });
+        },
+      };
+      await page.send("Page.enable");
+      await page.send("Runtime.enable");
+      return page;
+    },
+    async close() {
+      await browser.send("Browser.close").catch(() => {});
+      await new Promise((resolve) => {
+        if (child.exitCode !== null) resolve(undefined);
+        else child.once("exit", resolve);
+      });
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs an expression in the page and returns its value (awaiting a promise). */
+export async function evaluate<T>(page: CdpSession, expression: string): Promise<T> {
+  const { result, exceptionDetails } = await page.send<{
+    result: { value: T };
+    exceptionDetails?: { text: string; exception?: { description?: string } };
+  }>("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
+  if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+  return result.value;
+}
+
+/** Resolves with the next load of the page's main frame. */
+export function nextLoad(page: CdpSession): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    page.on("Page.loadEventFired", () => {
+      if (!done) {
+        done = true;
+        resolve();
+      }
+    });
+  });
+}
+
+/** The centre of the first element matching `selector`, scrolled into view; undefined when none. */
+async function centreOf(page: CdpSession, selector: string): Promise<{ x: number; y: number }> {
+  const box = await evaluate<{ x: number; y: number } | null>(
+    page,
+    `(() => { const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return null;
+      el.scrollIntoView({ block: "center" }); const r = el.getBoundingClientRect();
+      return { x: r.x + Math.min(r.width / 2, 20), y: r.y + r.height / 2 }; })()`,
+  );
+  if (!box) throw new Error(`nothing matches ${selector}`);
+  return box;
+}
+
+/** Moves the mouse over the element, as a shopper about to choose it. */
+export async function hover(page: CdpSession, selector: string): Promise<void> {
+  const { x, y } = await centreOf(page, selector);
+  await page.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
+}
+
+/** Presses and releases the mouse on the element. */
+export async function click(page: CdpSession, selector: string): Promise<void> {
+  const { x, y } = await centreOf(page, selector);
+  await page.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
+  await page.send("Input.dispatchMouseEvent", { type: "mousePressed", x, y, button: "left", clickCount: 1 });
+  await page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x, y, button: "left", clickCount: 1 });
+}
+
+/** Polls `expression` in the page until it is truthy (a page swapped by activation included). */
+export async function waitFor(page: CdpSession, expression: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await evaluate<boolean>(page, `Boolean(${expression})`).catch(() => false);
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** How the page now shown arrived: activation, LCP from activation, first paint, all in ms. */
+export interface Arrival {
+  path: string;
+  activationStart: number;
+  deliveryType: string;
+  lcpFromActivation: number;
+  firstPaintEpoch: number;
+}
+
+export function arrival(page: CdpSession): Promise<Arrival> {
+  return evaluate<Arrival>(
+    page,
+    `new Promise((resolve) => {
+      const nav = performance.getEntriesByType("navigation")[0];
+      const activation = nav.activationStart || 0;
+      new PerformanceObserver((list) => {
+        const entries = list.getEntries();
+        const lcp = entries[entries.length - 1].startTime;
+        const paint = performance.getEntriesByName("first-contentful-paint")[0];
+        const shown = Math.max(paint ? paint.startTime : lcp, activation);
+        resolve({ path: location.pathname, activationStart: activation, deliveryType: nav.deliveryType || "",
+          lcpFromActivation: Math.max(0, lcp - activation), firstPaintEpoch: performance.timeOrigin + shown });
+      }).observe({ type: "largest-contentful-paint", buffered: true });
+    })`,
+  );
+}
