@@ -120,6 +120,9 @@ async function main() {
     for (const profileName of Object.keys(profiles) as Array<keyof typeof profiles>) {
       for (const rules of [true, false]) {
         const results: Record<string, Array<Arrival & { clickToPaint: number }>> = {};
+        const record = (navigation: string, result: Arrival & { clickToPaint: number }) => {
+          results[navigation] = [...(results[navigation] ?? []), result];
+        };
         let restored = 0;
         let backs = 0;
         for (let run = 0; run < runs; run++) {
@@ -136,15 +139,13 @@ async function main() {
             await page.send("Page.navigate", { url: `${shop.origin}/` });
             await waitFor(page, `document.readyState === "complete"`, 30_000);
             const home = await arrival(page);
-            (results["home (load)"] ??= []).push({ ...home, clickToPaint: Number.NaN });
+            record("home (load)", { ...home, clickToPaint: Number.NaN });
             await evaluate(page, "window.__mark = 'home'");
             // The category by the header's menu, as on a phone.
             await click(page, "summary.site-menu__button");
-            (results["home → category"] ??= []).push(
-              await navigate(page, '.site-nav a[href="/assortiment/fotoboeken"]'),
-            );
+            record("home → category", await navigate(page, '.site-nav a[href="/assortiment/fotoboeken"]'));
             await evaluate(page, "window.__mark = 'category'");
-            (results["category → product"] ??= []).push(await navigate(page, "a.product-card__link"));
+            record("category → product", await navigate(page, "a.product-card__link"));
             for (const expected of ["category", "home"]) {
               await evaluate(page, "history.back()");
               await waitFor(

@@ -17,9 +17,11 @@ import { cleanOutdir, esbuildOptions, root, writeManifest } from "./build-config
 const kB = 1000;
 /**
  * No figure was set for the subscription page. Measured: React 69 kB + react-aria's shared core 24.6 kB + Tabs 11.6 kB
- * + Dialog/Modal with react-query 20.5 kB + the form's validation and strength meter ≈ 142 kB.
+ * + Dialog/Modal with react-query 20.5 kB + the form's validation and strength meter ≈ 142 kB; 145.0 kB measured
+ * 2026-12-02. Every page's own part then grew by 2.0 kB (5.4 -> 7.4 kB: the header's drawer 0.9 kB, the view
+ * transitions' naming in boot, the view beacon, the badge's refresh after Back; ADR 0095, 0098): 147.0 kB.
  */
-const subscriptionJsMax = 145 * kB;
+const subscriptionJsMax = 148 * kB;
 /** Budgets in gzip bytes. */
 const budgets = {
   /** boot plus the behaviours and islands that every page loads */
