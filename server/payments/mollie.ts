@@ -3,6 +3,7 @@ import {
   MollieApiError,
   type Locale as MollieLocale,
   type PaymentMethod as MollieMethodId,
+  SequenceType,
 } from "@mollie/api-client";
 import type { Locale } from "../i18n/locales.ts";
 import {
@@ -117,6 +118,9 @@ export function mollieProvider(options: MollieOptions): MollieProvider {
           locale: mollieLocales[input.locale],
           ...(input.metadata ? { metadata: input.metadata } : {}),
           ...(input.method ? { method: input.method as MollieMethodId } : {}),
+          ...(input.firstOfCustomer
+            ? { customerId: input.firstOfCustomer, sequenceType: SequenceType.first }
+            : {}),
           // The client sends it as the Idempotency-Key header: Mollie answers a repeat with the first payment.
           idempotencyKey: input.idempotencyKey,
         }),
@@ -143,6 +147,7 @@ export function mollieProvider(options: MollieOptions): MollieProvider {
           status: statusOf(payment.status),
           amountCents,
           metadata: stringEntries(payment.metadata),
+          ...(payment.mandateId ? { mandateId: payment.mandateId } : {}),
         };
       } catch (err) {
         // Unknown to Mollie (or to this key's profile and mode): for the shop, no such payment.
@@ -165,6 +170,58 @@ export function mollieProvider(options: MollieOptions): MollieProvider {
         description: method.description,
         ...(method.image?.svg ? { imageUrl: method.image.svg } : {}),
       }));
+    },
+
+    async createCustomer(input) {
+      const customer = await call("create customer", () =>
+        client.customers.create({
+          name: input.name,
+          email: input.email,
+          locale: mollieLocales[input.locale],
+          idempotencyKey: input.idempotencyKey,
+        }),
+      );
+      return { id: customer.id };
+    },
+
+    async createRecurringPayment(input) {
+      const payment = await call("create recurring payment", () =>
+        client.payments.create({
+          amount: euros(input.amountCents),
+          description: input.description,
+          webhookUrl: input.webhookUrl,
+          locale: mollieLocales[input.locale],
+          sequenceType: SequenceType.recurring,
+          customerId: input.customerId,
+          mandateId: input.mandateId,
+          ...(input.metadata ? { metadata: input.metadata } : {}),
+          idempotencyKey: input.idempotencyKey,
+        }),
+      );
+      return { id: payment.id, status: statusOf(payment.status), testPageUrl: undefined };
+    },
+
+    async revokeMandate({ customerId, mandateId }) {
+      try {
+        await call("revoke mandate", () => client.customerMandates.revoke(mandateId, { customerId }));
+      } catch (err) {
+        // Gone already (revoked before, or the customer deleted): nothing is left to end.
+        const status = (err as { cause?: MollieApiError }).cause?.statusCode;
+        if (err instanceof PaymentProviderError && (status === 404 || status === 410)) return;
+        throw err;
+      }
+    },
+
+    async refundPayment(input) {
+      const refund = await call("refund payment", () =>
+        client.paymentRefunds.create({
+          paymentId: input.paymentId,
+          amount: euros(input.amountCents),
+          description: input.description,
+          idempotencyKey: input.idempotencyKey,
+        }),
+      );
+      return { id: refund.id };
     },
   };
 }

@@ -46,6 +46,52 @@ export interface CreatePaymentInput {
   metadata?: Record<string, string>;
   /** A method id from listMethods: the provider's page skips its own choice of method. */
   method?: string;
+  /**
+   * With `sequenceType: "first"`: the customer (createCustomer) whose mandate this payment
+   * creates once paid, so that later periods can be charged without the shopper
+   * (createRecurringPayment). Without it the payment is a one-off.
+   */
+  firstOfCustomer?: string;
+}
+
+export interface CreateCustomerInput {
+  name: string;
+  email: string;
+  locale: Locale;
+  /** The same key gives the same customer back: a retried sign-up makes one customer. */
+  idempotencyKey: string;
+}
+
+/** A payment taken on a customer's mandate: no shopper, no payment page at the provider. */
+export interface RecurringPaymentInput {
+  amountCents: number;
+  description: string;
+  locale: Locale;
+  customerId: string;
+  mandateId: string;
+  webhookUrl: string;
+  /**
+   * Where a tester is sent after deciding the charge on the test provider's page; a real
+   * provider has no page for a recurring charge and is never sent it.
+   */
+  testReturnUrl: string;
+  idempotencyKey: string;
+  metadata?: Record<string, string>;
+}
+
+export interface CreatedRecurringPayment {
+  id: string;
+  status: PaymentStatus;
+  /** The test provider's page where the tester decides the charge; undefined at a real provider. */
+  testPageUrl: string | undefined;
+}
+
+export interface RefundInput {
+  paymentId: string;
+  amountCents: number;
+  description: string;
+  /** The same key gives the same refund back: a retried withdrawal refunds once. */
+  idempotencyKey: string;
 }
 
 export interface CreatedPayment {
@@ -60,6 +106,8 @@ export interface ProviderPayment {
   status: PaymentStatus;
   amountCents: number;
   metadata: Record<string, string>;
+  /** For a paid first payment: the mandate it created, which later periods are charged on. */
+  mandateId?: string;
 }
 
 export interface PaymentMethod {
@@ -93,6 +141,17 @@ export interface PaymentProvider {
   getPayment(id: string): Promise<ProviderPayment | undefined>;
   /** The methods the provider offers for this amount, named in this locale, in its order. */
   listMethods(input: { amountCents: number; locale: Locale }): Promise<PaymentMethod[]>;
+  /** A customer at the provider, whose first payment creates a mandate. */
+  createCustomer(input: CreateCustomerInput): Promise<{ id: string }>;
+  /**
+   * Charges a customer's mandate without the shopper. Throws PaymentProviderError when the
+   * mandate is not valid (revoked, or never created).
+   */
+  createRecurringPayment(input: RecurringPaymentInput): Promise<CreatedRecurringPayment>;
+  /** Ends a mandate: nothing more can be charged on it. One already revoked is no error. */
+  revokeMandate(input: { customerId: string; mandateId: string }): Promise<void>;
+  /** Pays part or all of a paid payment back. */
+  refundPayment(input: RefundInput): Promise<{ id: string }>;
 }
 
 /** The provider refused a request: a retry with the same input gets the same answer. */

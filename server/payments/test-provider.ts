@@ -30,6 +30,8 @@ export interface TestPayment {
   webhookUrl: string;
   metadata: Record<string, string>;
   method: string | undefined;
+  /** "oneoff", "first" (creates a mandate once paid) or "recurring" (charged on a mandate). */
+  sequenceType: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -64,6 +66,8 @@ export interface TestPaymentProvider extends PaymentProvider {
   settle(id: string, outcome: TestOutcome): Promise<TestPayment | undefined>;
   /** Resolves when every webhook call started so far was delivered or given up (tests, shutdown). */
   idle(): Promise<void>;
+  /** The refunds made of a payment, oldest first (what a provider's dashboard shows). */
+  refundsOf(paymentId: string): Promise<Array<{ id: string; amountCents: number }>>;
 }
 
 /**
@@ -90,6 +94,9 @@ const testMethods: Record<Locale, PaymentMethod[]> = {
 const undecided: PaymentStatus[] = ["open", "pending", "authorized"];
 
 const idPrefix = "tp_";
+const customerPrefix = "cst_";
+const mandatePrefix = "mdt_";
+const refundPrefix = "re_";
 
 function isTestPaymentId(value: unknown): value is string {
   return typeof value === "string" && value.startsWith(idPrefix) && isRandomId(value.slice(idPrefix.length));
@@ -118,6 +125,7 @@ function toPayment(row: Selectable<TestPaymentsTable>): TestPayment {
     webhookUrl: row.webhook_url,
     metadata: metadataOf(row.metadata),
     method: row.method ?? undefined,
+    sequenceType: row.sequence_type,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -145,6 +153,43 @@ export function testPaymentProvider(options: TestProviderOptions): TestPaymentPr
         cause: err,
       });
     }
+  }
+
+  /**
+   * A first payment that was just paid creates its customer's mandate, as at Mollie; the
+   * payment keeps the mandate's id. The unique payment id makes it once.
+   */
+  async function mandateFrom(paymentId: string) {
+    await stored("create mandate", async () => {
+      const payment = await db
+        .selectFrom("test_payments")
+        .select(["customer_id", "sequence_type"])
+        .where("id", "=", paymentId)
+        .executeTakeFirst();
+      if (payment?.sequence_type !== "first" || !payment.customer_id) return;
+      const mandateId = `${mandatePrefix}${randomId()}`;
+      await db
+        .insertInto("test_mandates")
+        .values({
+          id: mandateId,
+          customer_id: payment.customer_id,
+          status: "valid",
+          payment_id: paymentId,
+          created_at: new Date().toISOString(),
+        })
+        .onConflict((oc) => oc.column("payment_id").doNothing())
+        .execute();
+      const made = await db
+        .selectFrom("test_mandates")
+        .select("id")
+        .where("payment_id", "=", paymentId)
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable("test_payments")
+        .set({ mandate_id: made.id })
+        .where("id", "=", paymentId)
+        .execute();
+    });
   }
 
   const read = (id: string) =>
@@ -211,6 +256,8 @@ export function testPaymentProvider(options: TestProviderOptions): TestPaymentPr
             method: input.method ?? null,
             status: "open",
             idempotency_key: input.idempotencyKey,
+            customer_id: input.firstOfCustomer ?? null,
+            sequence_type: input.firstOfCustomer ? "first" : "oneoff",
             created_at: at,
             updated_at: at,
           })
@@ -235,7 +282,7 @@ export function testPaymentProvider(options: TestProviderOptions): TestPaymentPr
       const row = await read(id);
       if (!row) return undefined;
       const { status, amountCents, metadata } = toPayment(row);
-      return { id, status, amountCents, metadata };
+      return { id, status, amountCents, metadata, ...(row.mandate_id ? { mandateId: row.mandate_id } : {}) };
     },
 
     async listMethods({ locale }) {
@@ -260,11 +307,152 @@ export function testPaymentProvider(options: TestProviderOptions): TestPaymentPr
           .where("status", "in", undecided)
           .executeTakeFirst(),
       );
+      if (Number(changed.numUpdatedRows) > 0 && outcome === "paid") await mandateFrom(id);
       const row = await read(id);
       if (!row) return undefined;
       const payment = toPayment(row);
       if (Number(changed.numUpdatedRows) > 0) await notify(payment);
       return payment;
+    },
+
+    async createCustomer(input) {
+      const row = await stored("create customer", async () => {
+        await db
+          .insertInto("test_customers")
+          .values({
+            id: `${customerPrefix}${randomId()}`,
+            name: input.name,
+            email: input.email,
+            locale: input.locale,
+            idempotency_key: input.idempotencyKey,
+            created_at: new Date().toISOString(),
+          })
+          .onConflict((oc) => oc.column("idempotency_key").doNothing())
+          .execute();
+        return db
+          .selectFrom("test_customers")
+          .select("id")
+          .where("idempotency_key", "=", input.idempotencyKey)
+          .executeTakeFirstOrThrow();
+      });
+      return { id: row.id };
+    },
+
+    async createRecurringPayment(input) {
+      if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1) {
+        throw new PaymentProviderError(`test payments: not an amount in cents: ${input.amountCents}`);
+      }
+      const mandate = await stored("read mandate", () =>
+        db
+          .selectFrom("test_mandates")
+          .select("status")
+          .where("id", "=", input.mandateId)
+          .where("customer_id", "=", input.customerId)
+          .executeTakeFirst(),
+      );
+      // As Mollie: no valid mandate, no charge (422 there).
+      if (mandate?.status !== "valid") {
+        throw new PaymentProviderError(
+          `test payments: customer ${input.customerId} has no valid mandate ${input.mandateId}`,
+        );
+      }
+      const at = new Date().toISOString();
+      const row = await stored("create recurring", async () => {
+        await db
+          .insertInto("test_payments")
+          .values({
+            id: `${idPrefix}${randomId()}`,
+            amount_cents: input.amountCents,
+            description: input.description,
+            locale: input.locale,
+            redirect_url: input.testReturnUrl,
+            webhook_url: input.webhookUrl,
+            metadata: JSON.stringify(input.metadata ?? {}),
+            method: null,
+            // A recurring charge waits, open, until a tester decides it on its page.
+            status: "open",
+            idempotency_key: input.idempotencyKey,
+            customer_id: input.customerId,
+            mandate_id: input.mandateId,
+            sequence_type: "recurring",
+            created_at: at,
+            updated_at: at,
+          })
+          .onConflict((oc) => oc.column("idempotency_key").doNothing())
+          .execute();
+        return db
+          .selectFrom("test_payments")
+          .selectAll()
+          .where("idempotency_key", "=", input.idempotencyKey)
+          .executeTakeFirstOrThrow();
+      });
+      const payment = toPayment(row);
+      return {
+        id: payment.id,
+        status: payment.status,
+        testPageUrl: options.checkoutUrl(payment.id, payment.locale),
+      };
+    },
+
+    async revokeMandate({ customerId, mandateId }) {
+      await stored("revoke mandate", () =>
+        db
+          .updateTable("test_mandates")
+          .set({ status: "revoked" })
+          .where("id", "=", mandateId)
+          .where("customer_id", "=", customerId)
+          .execute(),
+      );
+    },
+
+    async refundPayment(input) {
+      const payment = await read(input.paymentId);
+      if (payment?.status !== "paid") {
+        throw new PaymentProviderError(
+          `test payments: ${input.paymentId} is not paid and cannot be refunded`,
+        );
+      }
+      return stored("refund", async () => {
+        const refunded = await db
+          .selectFrom("test_refunds")
+          .select(["id", "amount_cents", "idempotency_key"])
+          .where("payment_id", "=", input.paymentId)
+          .execute();
+        const again = refunded.find((r) => r.idempotency_key === input.idempotencyKey);
+        if (again) return { id: again.id };
+        const left =
+          Number(payment.amount_cents) - refunded.reduce((sum, r) => sum + Number(r.amount_cents), 0);
+        if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1 || input.amountCents > left) {
+          throw new PaymentProviderError(
+            `test payments: cannot refund ${input.amountCents} cents of ${input.paymentId} (${left} left)`,
+          );
+        }
+        const id = `${refundPrefix}${randomId()}`;
+        await db
+          .insertInto("test_refunds")
+          .values({
+            id,
+            payment_id: input.paymentId,
+            amount_cents: input.amountCents,
+            description: input.description,
+            idempotency_key: input.idempotencyKey,
+            created_at: new Date().toISOString(),
+          })
+          .execute();
+        return { id };
+      });
+    },
+
+    async refundsOf(paymentId) {
+      const rows = await stored("read refunds", () =>
+        db
+          .selectFrom("test_refunds")
+          .select(["id", "amount_cents"])
+          .where("payment_id", "=", paymentId)
+          .orderBy("created_at")
+          .execute(),
+      );
+      return rows.map((r) => ({ id: r.id, amountCents: Number(r.amount_cents) }));
     },
 
     async idle() {

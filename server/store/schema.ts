@@ -162,6 +162,70 @@ export interface TestPaymentsTable {
   idempotency_key: string;
   created_at: string;
   updated_at: string;
+  /** The customer a first or recurring payment belongs to (migration 0020) */
+  customer_id: string | null;
+  /** The mandate a recurring payment was charged on, or a paid first payment created */
+  mandate_id: string | null;
+  /** "oneoff", "first" or "recurring", as Mollie names them */
+  sequence_type: Generated<string>;
+}
+
+/** The test provider's customers (migration 0020). */
+export interface TestCustomersTable {
+  /** cst_ and random characters */
+  id: string;
+  name: string;
+  email: string;
+  locale: string;
+  idempotency_key: string;
+  created_at: string;
+}
+
+/** The test provider's mandates, each made by a paid first payment (migration 0020). */
+export interface TestMandatesTable {
+  /** mdt_ and random characters */
+  id: string;
+  customer_id: string;
+  /** "valid" or "revoked" */
+  status: string;
+  payment_id: string;
+  created_at: string;
+}
+
+/** The test provider's refunds (migration 0020). */
+export interface TestRefundsTable {
+  /** re_ and random characters */
+  id: string;
+  payment_id: string;
+  amount_cents: number;
+  description: string;
+  idempotency_key: string;
+  created_at: string;
+}
+
+/** Each attempt to charge a subscription's period after the first (migration 0020). */
+export interface SubscriptionChargesTable {
+  id: Generated<number>;
+  subscription_id: string;
+  /** The period it pays for (YYYY-MM-DD, the shop's calendar) */
+  period_start: string;
+  period_end: string;
+  /** 1 on the period's first day; 2 and 3 the retries after 3 and 7 days */
+  attempt: number;
+  due_on: string;
+  amount_cents: number;
+  /** "mandate" (without the shopper) or "by_hand" (the shopper paid from the mail's link) */
+  method: string;
+  /** null until the provider created the payment */
+  payment_id: string | null;
+  provider: string;
+  /** "claimed" until the provider answered, then a PaymentStatus */
+  status: string;
+  /** The page where the shopper pays by hand, or the tester decides a test charge */
+  page_url: string | null;
+  failure_mailed_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Each payment the shop started for an order (migration 0012). */
@@ -235,6 +299,15 @@ export interface SubscriptionsTable {
   paid_until: string | null;
   /** When its address was confirmed: the unpaid-expiry window counts from here */
   created_at: string;
+  /** The provider's customer and the mandate its first payment created (migration 0020) */
+  customer_id: string | null;
+  mandate_id: string | null;
+  /** The first day of the paid period */
+  paid_from: string | null;
+  /** The first day of its first period: the 14 days to withdraw count from here */
+  started_on: string | null;
+  /** Notice given: the last day it runs */
+  ends_on: string | null;
 }
 
 /**
@@ -365,6 +438,10 @@ export interface Schema {
   order_lines: OrderLinesTable;
   order_transitions: OrderTransitionsTable;
   test_payments: TestPaymentsTable;
+  test_customers: TestCustomersTable;
+  test_mandates: TestMandatesTable;
+  test_refunds: TestRefundsTable;
+  subscription_charges: SubscriptionChargesTable;
   order_payments: OrderPaymentsTable;
   contact_messages: ContactMessagesTable;
   photo_projects: PhotoProjectsTable;

@@ -4,7 +4,9 @@ import type { AddressInfo } from "node:net";
 
 /**
  * The part of Mollie's v2 API the shop uses, on a local HTTPS server: create a payment, get
- * one, list methods. The JSON has Mollie's shapes (as @mollie/api-client's type definitions
+ * one, list methods; create a customer, a first payment that makes a mandate once paid, a
+ * recurring payment on a valid mandate (422 without one, as Mollie), revoke a mandate, and
+ * refund a paid payment. The JSON has Mollie's shapes (as @mollie/api-client's type definitions
  * describe them: PaymentData, MethodData, ApiError's body), so the real client reads it as it
  * reads Mollie. Every request is recorded for the tests to check.
  *
@@ -93,8 +95,10 @@ export interface FakeMollie {
   /** The key the fake accepts; any other gets Mollie's 401. */
   apiKey: string;
   requests: RecordedRequest[];
-  /** Mollie moving a payment on (the shopper paid, the bank refused, ...). */
+  /** Mollie moving a payment on (the shopper paid, the bank refused, ...); a paid first payment makes a mandate. */
   setStatus(id: string, status: string): void;
+  /** "valid" or "revoked"; undefined for a mandate the fake never made. */
+  mandateStatus(id: string): string | undefined;
   /** From now on every request gets this server error (with Retry-After: 0, so the client's retries are quick). */
   failWith(status: number | undefined): void;
   /** From now on requests get no answer at all. */
@@ -125,6 +129,9 @@ export async function startFakeMollie({ methods = defaultMethods } = {}): Promis
   const requests: RecordedRequest[] = [];
   const payments = new Map<string, Record<string, unknown>>();
   const byIdempotencyKey = new Map<string, string>();
+  const customers = new Map<string, Record<string, unknown>>();
+  const mandates = new Map<string, Record<string, unknown>>();
+  const refunds = new Map<string, Record<string, unknown>>();
   let failure: number | undefined;
   let hanging = false;
   let origin = "";
@@ -151,9 +158,123 @@ export async function startFakeMollie({ methods = defaultMethods } = {}): Promis
     };
   }
 
+  function mandate(id: string) {
+    const stored = mandates.get(id);
+    if (!stored) return undefined;
+    return {
+      ...stored,
+      _links: {
+        self: {
+          href: `${origin}/v2/customers/${stored.customerId}/mandates/${id}`,
+          type: "application/hal+json",
+        },
+        customer: { href: `${origin}/v2/customers/${stored.customerId}`, type: "application/hal+json" },
+        documentation: { href: "https://docs.mollie.com/reference/get-mandate", type: "text/html" },
+      },
+    };
+  }
+
+  function createCustomer(body: Record<string, unknown>, idempotencyKey: string | undefined) {
+    const existing = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
+    const id = existing ?? `cst_${randomBytes(5).toString("hex")}`;
+    if (!existing) {
+      customers.set(id, {
+        resource: "customer",
+        id,
+        mode: "test",
+        name: body.name ?? null,
+        email: body.email ?? null,
+        locale: body.locale ?? null,
+        metadata: body.metadata ?? null,
+        createdAt: new Date().toISOString(),
+      });
+      if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, id);
+    }
+    return {
+      status: 201,
+      json: {
+        ...customers.get(id),
+        _links: {
+          self: { href: `${origin}/v2/customers/${id}`, type: "application/hal+json" },
+          dashboard: { href: `https://my.mollie.com/dashboard/customers/${id}`, type: "text/html" },
+          documentation: { href: "https://docs.mollie.com/reference/create-customer", type: "text/html" },
+        },
+      },
+    };
+  }
+
+  function refund(paymentId: string, body: Record<string, unknown>, idempotencyKey: string | undefined) {
+    const existing = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
+    if (existing) return { status: 201, json: refunds.get(existing) };
+    const paid = payments.get(paymentId);
+    if (!paid)
+      return {
+        status: 404,
+        json: mollieError(404, "Not Found", `No payment exists with token ${paymentId}.`),
+      };
+    if (paid.status !== "paid") {
+      return {
+        status: 422,
+        json: mollieError(422, "Unprocessable Entity", "The payment cannot be refunded"),
+      };
+    }
+    const amount = body.amount as { value?: unknown } | undefined;
+    const already = [...refunds.values()]
+      .filter((r) => r.paymentId === paymentId)
+      .reduce((sum, r) => sum + centsOf((r.amount as { value: string }).value), 0);
+    const cents = centsOf(amount?.value);
+    if (!(cents > 0) || cents + already > centsOf((paid.amount as { value: string }).value)) {
+      return {
+        status: 422,
+        json: mollieError(
+          422,
+          "Unprocessable Entity",
+          "The amount is higher than the amount left to refund",
+          "amount",
+        ),
+      };
+    }
+    const id = `re_${randomBytes(5).toString("hex")}`;
+    refunds.set(id, {
+      resource: "refund",
+      id,
+      mode: "test",
+      amount: euro(cents),
+      status: "pending",
+      description: body.description ?? "",
+      metadata: null,
+      paymentId,
+      createdAt: new Date().toISOString(),
+      _links: {
+        self: { href: `${origin}/v2/payments/${paymentId}/refunds/${id}`, type: "application/hal+json" },
+        payment: { href: `${origin}/v2/payments/${paymentId}`, type: "application/hal+json" },
+        documentation: { href: "https://docs.mollie.com/reference/create-refund", type: "text/html" },
+      },
+    });
+    if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, id);
+    return { status: 201, json: refunds.get(id) };
+  }
+
   function create(body: Record<string, unknown>, idempotencyKey: string | undefined) {
     const existing = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
     if (existing) return { status: 201, json: payment(existing) };
+    const sequenceType = typeof body.sequenceType === "string" ? body.sequenceType : "oneoff";
+    const customerId = typeof body.customerId === "string" ? body.customerId : undefined;
+    if (sequenceType !== "oneoff" && (!customerId || !customers.has(customerId))) {
+      return {
+        status: 422,
+        json: mollieError(422, "Unprocessable Entity", "The customer id is invalid", "customerId"),
+      };
+    }
+    if (sequenceType === "recurring") {
+      const chosen = typeof body.mandateId === "string" ? mandates.get(body.mandateId) : undefined;
+      if (chosen?.status !== "valid" || chosen.customerId !== customerId) {
+        return {
+          status: 422,
+          json: mollieError(422, "Unprocessable Entity", "The customer has no valid mandates", "customerId"),
+        };
+      }
+    }
     const amount = body.amount as { currency?: unknown; value?: unknown } | undefined;
     if (!amount || typeof amount.value !== "string" || !/^\d+\.\d{2}$/.test(amount.value)) {
       return {
@@ -166,7 +287,8 @@ export async function startFakeMollie({ methods = defaultMethods } = {}): Promis
         ),
       };
     }
-    for (const field of ["description", "redirectUrl"]) {
+    // A recurring payment has no shopper to send back: Mollie needs no redirectUrl for it.
+    for (const field of sequenceType === "recurring" ? ["description"] : ["description", "redirectUrl"]) {
       if (typeof body[field] !== "string" || body[field] === "") {
         return {
           status: 422,
@@ -185,11 +307,14 @@ export async function startFakeMollie({ methods = defaultMethods } = {}): Promis
       description: body.description,
       method: body.method ?? null,
       metadata: body.metadata ?? null,
-      status: "open",
+      // A recurring payment is charged at once and waits for the bank: pending, no checkout.
+      status: sequenceType === "recurring" ? "pending" : "open",
       isCancelable: false,
       expiresAt: new Date(now.getTime() + 15 * 60_000).toISOString(),
       profileId: "pfl_QkEhN94Ba",
-      sequenceType: "oneoff",
+      sequenceType,
+      ...(customerId ? { customerId } : {}),
+      ...(sequenceType === "recurring" ? { mandateId: body.mandateId } : {}),
       redirectUrl: body.redirectUrl,
       webhookUrl: body.webhookUrl,
       locale: body.locale ?? "nl_NL",
@@ -266,9 +391,37 @@ export async function startFakeMollie({ methods = defaultMethods } = {}): Promis
         );
       }
       const paymentPath = /^\/v2\/payments\/([^/]+)$/.exec(url.pathname);
+      const refundPath = /^\/v2\/payments\/([^/]+)\/refunds$/.exec(url.pathname);
+      const mandatePath = /^\/v2\/customers\/([^/]+)\/mandates\/([^/]+)$/.exec(url.pathname);
+      const key = req.headers["idempotency-key"];
+      const idempotencyKey = typeof key === "string" ? key : undefined;
+      if (req.method === "POST" && url.pathname === "/v2/customers") {
+        const created = createCustomer(body ?? {}, idempotencyKey);
+        return answer(created.status, created.json);
+      }
+      if (req.method === "POST" && refundPath?.[1]) {
+        const made = refund(refundPath[1], body ?? {}, idempotencyKey);
+        return answer(made.status, made.json);
+      }
+      if (mandatePath?.[2]) {
+        const found = mandates.get(mandatePath[2]);
+        if (!found || found.customerId !== mandatePath[1])
+          return answer(
+            404,
+            mollieError(404, "Not Found", `No mandate exists with token ${mandatePath[2]}.`),
+          );
+        if (req.method === "GET") return answer(200, mandate(mandatePath[2]));
+        if (req.method === "DELETE") {
+          // Mollie answers a revoked mandate's revoke with 410 Gone.
+          if (found.status === "revoked")
+            return answer(410, mollieError(410, "Gone", "The mandate has been revoked"));
+          found.status = "revoked";
+          res.writeHead(204);
+          return res.end();
+        }
+      }
       if (req.method === "POST" && url.pathname === "/v2/payments") {
-        const key = req.headers["idempotency-key"];
-        const created = create(body ?? {}, typeof key === "string" ? key : undefined);
+        const created = create(body ?? {}, idempotencyKey);
         return answer(created.status, created.json);
       }
       if (req.method === "GET" && paymentPath?.[1]) {
@@ -293,7 +446,29 @@ export async function startFakeMollie({ methods = defaultMethods } = {}): Promis
       const stored = payments.get(id);
       if (!stored) throw new Error(`the fake has no payment ${id}`);
       stored.status = status;
+      // A paid first payment makes the customer's mandate, as Mollie does.
+      if (status === "paid" && stored.sequenceType === "first" && !stored.mandateId) {
+        const mandateId = `mdt_${randomBytes(5).toString("hex")}`;
+        mandates.set(mandateId, {
+          resource: "mandate",
+          id: mandateId,
+          mode: "test",
+          status: "valid",
+          method: "directdebit",
+          details: {
+            consumerName: "T. TEST",
+            consumerAccount: "NL55INGB0000000000",
+            consumerBic: "INGBNL2A",
+          },
+          mandateReference: null,
+          signatureDate: new Date().toISOString().slice(0, 10),
+          createdAt: new Date().toISOString(),
+          customerId: stored.customerId,
+        });
+        stored.mandateId = mandateId;
+      }
     },
+    mandateStatus: (id) => mandates.get(id)?.status as string | undefined,
     failWith(status) {
       failure = status;
     },

@@ -203,4 +203,122 @@ describe("the Mollie provider against a server that speaks Mollie's v2 API", () 
     expect(refusal).not.toBeInstanceOf(PaymentProviderUnavailable);
     expect((refusal as Error).message).toMatch(/401/);
   });
+
+  describe("recurring payments: a customer, a first payment making a mandate, charges on it", () => {
+    const customer = () =>
+      mollie.createCustomer({
+        name: "Carla Jansen",
+        email: "carla@example.nl",
+        locale: "nl",
+        idempotencyKey: "customer-sub1",
+      });
+    const recurring = (customerId: string, mandateId: string, key = "subscription-sub1-2027-01-01-1") =>
+      mollie.createRecurringPayment({
+        amountCents: 599,
+        description: "Fotohoek Plus, 1 januari t/m 31 januari 2027",
+        locale: "nl",
+        customerId,
+        mandateId,
+        webhookUrl: "https://shop.example.nl/api/betalingen/webhook",
+        testReturnUrl: "https://shop.example.nl/abonnement/status/sub1",
+        idempotencyKey: key,
+        metadata: { subscription: "sub1" },
+      });
+
+    it("creating a customer sends name, address and locale, with the idempotency key", async () => {
+      const made = await customer();
+      const again = await customer();
+
+      expect(made.id).toMatch(/^cst_/);
+      expect(again.id).toBe(made.id);
+      const [request] = posts();
+      expect(request?.path).toBe("/v2/customers");
+      expect(request?.body).toEqual({ name: "Carla Jansen", email: "carla@example.nl", locale: "nl_NL" });
+      expect(request?.headers["idempotency-key"]).toBe("customer-sub1");
+    });
+
+    it("a first payment names the customer and sequenceType first; once paid it reports its mandate", async () => {
+      const { id: customerId } = await customer();
+      const first = await mollie.createPayment(order({ firstOfCustomer: customerId }));
+
+      expect(posts()[1]?.body).toMatchObject({ customerId, sequenceType: "first" });
+      expect((await mollie.getPayment(first.id))?.mandateId).toBeUndefined();
+      fake.setStatus(first.id, "paid");
+      const paid = await mollie.getPayment(first.id);
+      expect(paid?.mandateId).toMatch(/^mdt_/);
+    });
+
+    it("a recurring payment goes on the mandate without a redirect, and waits pending for the bank", async () => {
+      const { id: customerId } = await customer();
+      const first = await mollie.createPayment(order({ firstOfCustomer: customerId }));
+      fake.setStatus(first.id, "paid");
+      const mandateId = (await mollie.getPayment(first.id))?.mandateId as string;
+
+      const charge = await recurring(customerId, mandateId);
+
+      expect(charge).toEqual({
+        id: expect.stringMatching(/^tr_/),
+        status: "pending",
+        testPageUrl: undefined,
+      });
+      const request = posts().at(-1);
+      expect(request?.body).toEqual({
+        amount: { currency: "EUR", value: "5.99" },
+        description: "Fotohoek Plus, 1 januari t/m 31 januari 2027",
+        webhookUrl: "https://shop.example.nl/api/betalingen/webhook",
+        locale: "nl_NL",
+        sequenceType: "recurring",
+        customerId,
+        mandateId,
+        metadata: { subscription: "sub1" },
+      });
+      expect(request?.headers["idempotency-key"]).toBe("subscription-sub1-2027-01-01-1");
+      expect((await recurring(customerId, mandateId)).id).toBe(charge.id);
+      fake.setStatus(charge.id, "failed");
+      expect((await mollie.getPayment(charge.id))?.status).toBe("failed");
+    });
+
+    it("revoking the mandate ends it: a next charge is refused, a second revoke is no error", async () => {
+      const { id: customerId } = await customer();
+      const first = await mollie.createPayment(order({ firstOfCustomer: customerId }));
+      fake.setStatus(first.id, "paid");
+      const mandateId = (await mollie.getPayment(first.id))?.mandateId as string;
+
+      await mollie.revokeMandate({ customerId, mandateId });
+
+      const revoke = fake.requests.at(-1);
+      expect(revoke?.method).toBe("DELETE");
+      expect(revoke?.path).toBe(`/v2/customers/${customerId}/mandates/${mandateId}`);
+      expect(fake.mandateStatus(mandateId)).toBe("revoked");
+      await expect(mollie.revokeMandate({ customerId, mandateId })).resolves.toBeUndefined();
+      const refusal = await recurring(customerId, mandateId, "other-key").catch((err: unknown) => err);
+      expect(refusal).toBeInstanceOf(PaymentProviderError);
+      expect(refusal).not.toBeInstanceOf(PaymentProviderUnavailable);
+    });
+
+    it("a refund pays part of a paid payment back, once per idempotency key", async () => {
+      const paid = await mollie.createPayment(order({ amountCents: 599 }));
+      fake.setStatus(paid.id, "paid");
+      const refund = {
+        paymentId: paid.id,
+        amountCents: 400,
+        description: "Herroeping",
+        idempotencyKey: "w-1",
+      };
+
+      const made = await mollie.refundPayment(refund);
+
+      expect(made.id).toMatch(/^re_/);
+      expect((await mollie.refundPayment(refund)).id).toBe(made.id);
+      const request = posts().at(-1);
+      expect(request?.path).toBe(`/v2/payments/${paid.id}/refunds`);
+      expect(request?.body).toEqual({
+        amount: { currency: "EUR", value: "4.00" },
+        description: "Herroeping",
+      });
+      await expect(
+        mollie.refundPayment({ ...refund, amountCents: 300, idempotencyKey: "w-2" }),
+      ).rejects.toBeInstanceOf(PaymentProviderError);
+    });
+  });
 });

@@ -239,4 +239,94 @@ describe.each(testDatabases())("the test provider on $name", (target) => {
     await expect(provider.createPayment(payment({ amountCents: 0 }))).rejects.toThrow(/amount/);
     await expect(provider.createPayment(payment({ amountCents: 12.5 }))).rejects.toThrow(/amount/);
   });
+
+  describe("mandates and recurring charges", () => {
+    const customer = () =>
+      provider.createCustomer({
+        name: "Carla Jansen",
+        email: "carla@example.nl",
+        locale: "nl",
+        idempotencyKey: "c-1",
+      });
+    const recurring = (customerId: string, mandateId: string, key = "subscription-s-2027-01-01-1") =>
+      provider.createRecurringPayment({
+        amountCents: 599,
+        description: "Fotohoek Plus",
+        locale: "nl",
+        customerId,
+        mandateId,
+        webhookUrl: webhook.url,
+        testReturnUrl: "https://shop.example.nl/abonnement/status/s",
+        idempotencyKey: key,
+      });
+    async function mandate() {
+      const { id: customerId } = await customer();
+      const first = await provider.createPayment(
+        payment({ firstOfCustomer: customerId, idempotencyKey: "first" }),
+      );
+      expect((await provider.getPayment(first.id))?.mandateId).toBeUndefined();
+      await provider.settle(first.id, "paid");
+      const mandateId = (await provider.getPayment(first.id))?.mandateId;
+      return { customerId, mandateId: mandateId as string, firstId: first.id };
+    }
+
+    it("a customer is made once per idempotency key", async () => {
+      const made = await customer();
+      expect(made.id).toMatch(/^cst_/);
+      expect((await customer()).id).toBe(made.id);
+    });
+
+    it("a paid first payment makes a mandate; a failed one makes none", async () => {
+      const { mandateId } = await mandate();
+      expect(mandateId).toMatch(/^mdt_/);
+
+      const { id: customerId } = await customer();
+      const failed = await provider.createPayment(
+        payment({ firstOfCustomer: customerId, idempotencyKey: "f2" }),
+      );
+      await provider.settle(failed.id, "failed");
+      expect((await provider.getPayment(failed.id))?.mandateId).toBeUndefined();
+    });
+
+    it("a recurring charge waits open on its own test page until the tester decides it, and calls the webhook", async () => {
+      const { customerId, mandateId } = await mandate();
+      const calls = webhook.calls.length;
+
+      const charge = await recurring(customerId, mandateId);
+
+      expect(charge.status).toBe("open");
+      expect(charge.testPageUrl).toBe(`https://shop.example.nl/testbetaling/${charge.id}`);
+      expect((await recurring(customerId, mandateId)).id).toBe(charge.id);
+      expect((await provider.details(charge.id))?.sequenceType).toBe("recurring");
+      expect(webhook.calls).toHaveLength(calls);
+      await provider.settle(charge.id, "failed");
+      expect((await provider.getPayment(charge.id))?.status).toBe("failed");
+      expect(webhook.calls.at(-1)?.body).toBe(`id=${encodeURIComponent(charge.id)}`);
+    });
+
+    it("a revoked mandate, or another customer's, is charged nothing", async () => {
+      const { customerId, mandateId } = await mandate();
+      await expect(recurring("cst_someoneelse", mandateId, "k1")).rejects.toThrow(/no valid mandate/);
+      await provider.revokeMandate({ customerId, mandateId });
+      await provider.revokeMandate({ customerId, mandateId });
+      await expect(recurring(customerId, mandateId, "k2")).rejects.toThrow(/no valid mandate/);
+    });
+
+    it("refunds part of a paid payment once per key, never more than was paid", async () => {
+      const { firstId } = await mandate();
+      const refund = {
+        paymentId: firstId,
+        amountCents: 2_000,
+        description: "Herroeping",
+        idempotencyKey: "r1",
+      };
+
+      const made = await provider.refundPayment(refund);
+      expect((await provider.refundPayment(refund)).id).toBe(made.id);
+      await expect(
+        provider.refundPayment({ ...refund, amountCents: 1_496, idempotencyKey: "r2" }),
+      ).rejects.toThrow(/cannot refund/);
+      expect(await provider.refundsOf(firstId)).toEqual([{ id: made.id, amountCents: 2_000 }]);
+    });
+  });
 });
