@@ -42,9 +42,11 @@ import type { Services } from "./http/services.ts";
 import { registerSpeculationRules } from "./http/speculation/speculation-rules.ts";
 import { createI18n, loadMessages } from "./i18n/index.ts";
 import { scheduleCleanUp } from "./jobs/clean-up.ts";
+import { scheduleRenewals } from "./jobs/subscription-renewal.ts";
 import { mailFolder } from "./mail/mail-files.ts";
 import { paymentProvider } from "./payments/index.ts";
 import { orderPayments, queueOrderExpiredMail } from "./payments/order-payments.ts";
+import { shopOrigin, subscriptionCharges } from "./payments/subscription-charges.ts";
 import { queueSubscriptionExpiredMail, subscriptionPayments } from "./payments/subscription-payments.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { accountAddressesRoutes } from "./routes/account-addresses.ts";
@@ -245,6 +247,16 @@ export async function buildApp({
       now: now ?? (() => new Date()),
       mailQueued: () => services.mailQueued(),
     }),
+    subscriptionCharges: subscriptionCharges({
+      db: database.db,
+      provider: payments,
+      subscriptions,
+      i18n,
+      log: app.log,
+      now: now ?? (() => new Date()),
+      origin: shopOrigin(config),
+      mailQueued: () => services.mailQueued(),
+    }),
   };
 
   app.decorate("i18n", i18n);
@@ -262,6 +274,8 @@ export async function buildApp({
     mailQueued: services.mailQueued,
     mailFolder: services.mailFolder,
   });
+  // The next periods of running subscriptions, charged on their mandates (one instance at a time).
+  scheduleRenewals(app, { database, charges: services.subscriptionCharges });
   // Before any route: each funnel page gets its counting hook as it is added.
   registerFunnelCounting(app, services.counters, catalogue);
   // First of all hooks: a kept answer goes out before anything else runs. Its check's

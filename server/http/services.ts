@@ -9,6 +9,7 @@ import type { WithdrawalRights } from "../domain/withdrawal-rights.ts";
 import type { I18n } from "../i18n/index.ts";
 import type { ChosenProvider } from "../payments/index.ts";
 import type { OrderPayments } from "../payments/order-payments.ts";
+import type { SubscriptionCharges } from "../payments/subscription-charges.ts";
 import type { SubscriptionPayments } from "../payments/subscription-payments.ts";
 import type { AccountRepository } from "../store/account-repository.ts";
 import type { AddressBookRepository } from "../store/address-book-repository.ts";
@@ -78,4 +79,6 @@ export interface Services {
   orderPayments: OrderPayments;
   /** The payment of a subscription's first period (server/payments/subscription-payments.ts). */
   subscriptionPayments: SubscriptionPayments;
+  /** The charges of a subscription's next periods, on its mandate (server/payments/subscription-charges.ts). */
+  subscriptionCharges: SubscriptionCharges;
 }

@@ -41,11 +41,15 @@ export function subscriptionConfirmMail(
   };
 }
 
-/** The first period is paid: the subscription is active until `paidUntil`, and does not renew by itself. */
+/**
+ * The first period is paid: the subscription is active until `paidUntil`. `renews`: the
+ * payment made a mandate, so the next periods are charged on it; without one it ends.
+ */
 export function subscriptionActiveMail(
   t: Translate,
   subscription: Subscriber & Pick<Subscription, "planId" | "paidUntil">,
   amountCents: number,
+  renews = true,
 ): OutgoingMail {
   const locale = subscription.locale as Locale;
   return {
@@ -59,7 +63,7 @@ export function subscriptionActiveMail(
       plan: planName(t, subscription.planId),
       amount: formatPrice(amountCents, locale),
       until: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : "",
-      recurring: t("subscription.recurringLater"),
+      recurring: t(renews ? "subscription.renewsMonthly" : "subscription.noRenewal"),
     }),
   };
 }

@@ -74,10 +74,23 @@ export interface PayableKind<S extends PayableSubject> {
   describe(subject: S): { description: string; pagePath: string; metadata: Record<string, string> };
   /** Applies a paid payment through the lifecycle; whatever it mails is queued inside. */
   /** `pageUrl`: the subject's page (pageUrlOf), for a mail the change queues. */
-  applyPaid(subject: S, paymentId: string, amountCents: number, at: Date, pageUrl: string): Promise<Applied>;
+  applyPaid(
+    subject: S,
+    paymentId: string,
+    amountCents: number,
+    at: Date,
+    pageUrl: string,
+    payment: ProviderPayment,
+  ): Promise<Applied>;
   applyFailure(subject: S, event: FailureEvent, paymentId: string, at: Date): Promise<Applied>;
   /** The "payment failed" mail, with a link to the page where the shopper pays again. */
   failureMail(subject: S, pageUrl: string): OutgoingMail;
+  /**
+   * What a new payment needs beyond the subject itself: the provider's customer whose
+   * mandate the payment is to create (a subscription's first payment). Asked before each
+   * new payment; may call the provider.
+   */
+  prepare?(subject: S): Promise<{ firstOfCustomer?: string }>;
 }
 
 export interface PayableDeps {
@@ -252,6 +265,7 @@ export function payablePayments<S extends PayableSubject>(kind: PayableKind<S>, 
         payment.amountCents,
         now(),
         pageUrlOf(payable, payment),
+        payment,
       );
       if (row.status !== "paid") await remember(paymentId, "paid");
       switch (applied.kind) {
@@ -299,6 +313,7 @@ export function payablePayments<S extends PayableSubject>(kind: PayableKind<S>, 
     attempt: number,
     origin: string,
     method: string | undefined,
+    prepared: { firstOfCustomer?: string },
   ): CreatePaymentInput {
     const { description, pagePath, metadata } = kind.describe(payable);
     const pageUrl = `${origin}${pagePath}`;
@@ -311,6 +326,7 @@ export function payablePayments<S extends PayableSubject>(kind: PayableKind<S>, 
       idempotencyKey: `${kind.name}-${payable.id}-${attempt}`,
       metadata: { ...metadata, pageUrl },
       ...(method ? { method } : {}),
+      ...(prepared.firstOfCustomer ? { firstOfCustomer: prepared.firstOfCustomer } : {}),
     };
   }
 
@@ -336,7 +352,8 @@ export function payablePayments<S extends PayableSubject>(kind: PayableKind<S>, 
 
         const attempt = (latest?.attempt ?? 0) + 1;
         const method = await offeredMethod(payable, options.method);
-        const input = paymentInput(payable, attempt, options.origin, method);
+        const prepared = (await kind.prepare?.(payable)) ?? {};
+        const input = paymentInput(payable, attempt, options.origin, method, prepared);
         const created = await provider.createPayment(input);
         const at = now().toISOString();
         // A double click gets the same payment back from the provider (same key): its row is

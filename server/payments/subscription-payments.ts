@@ -88,12 +88,31 @@ export function subscriptionPayments(deps: SubscriptionPaymentsDeps): Subscripti
         metadata: { subscription: subscription.id },
       };
     },
-    applyPaid: async ({ subscription, locale }, paymentId, amountCents, at) =>
+    async prepare({ subscription, locale }) {
+      if (subscription.customerId) return { firstOfCustomer: subscription.customerId };
+      // The customer whose mandate the first payment makes; the key gives a retry the same one.
+      const customer = await deps.provider.createCustomer({
+        name: subscription.name,
+        email: subscription.email,
+        locale,
+        idempotencyKey: `customer-subscription-${subscription.id}`,
+      });
+      await subscriptions.rememberProvider(subscription.id, { customerId: customer.id });
+      return { firstOfCustomer: customer.id };
+    },
+    applyPaid: async ({ subscription, locale }, paymentId, amountCents, at, _pageUrl, payment) =>
       appliedOf(
         await subscriptions.applyEvent(subscription.id, { type: "payment_paid", paymentId }, at, {
           afterChange: async (trx, changed, change) => {
             if (change.to !== "active") return;
-            await enqueueMail(trx, subscriptionActiveMail(i18n.t[locale], changed, amountCents), change.at);
+            // The mandate the first payment made: the next periods are charged on it.
+            if (payment.mandateId)
+              await subscriptions.rememberProvider(subscription.id, { mandateId: payment.mandateId }, trx);
+            await enqueueMail(
+              trx,
+              subscriptionActiveMail(i18n.t[locale], changed, amountCents, Boolean(payment.mandateId)),
+              change.at,
+            );
           },
         }),
       ),

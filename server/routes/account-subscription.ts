@@ -1,11 +1,19 @@
 import type { FastifyInstance } from "fastify";
 import { keepSignedInPage } from "../accounts/account-standing.ts";
-import { subscriptionAwaitsPayment } from "../domain/subscription-lifecycle.ts";
+import { localMoment } from "../domain/delivery-times.ts";
+import {
+  subscriptionAwaitsPayment,
+  subscriptionCharged,
+  subscriptionRuns,
+} from "../domain/subscription-lifecycle.ts";
 import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { requireAccount } from "../http/security/account-guard.ts";
 import type { Services } from "../http/services.ts";
+import type { Locale } from "../i18n/locales.ts";
 import { mailDate } from "../mail/order-confirmation.ts";
+import { enqueueMail } from "../mail/outbox.ts";
+import { subscriptionCancelledMail } from "../mail/subscription-renewal-mails.ts";
 import { priceText } from "./subscription-payment.ts";
 
 /**
@@ -30,7 +38,8 @@ export function accountSubscriptionRoutes(
     const subscription = await subscriptions.forAccount(session.account.id);
     const flash = takeFlash<string>(request, reply, "account-subscription");
     const cancellable =
-      subscription && (subscription.status === "active" || subscriptionAwaitsPayment(subscription.status));
+      subscription &&
+      (subscriptionCharged(subscription.status) || subscriptionAwaitsPayment(subscription.status));
     return reply.page(
       "pages/account-subscription",
       {
@@ -41,6 +50,11 @@ export function accountSubscriptionRoutes(
           price: priceText(t, subscription, locale),
           status: t(`subscriptionPayment.status.${subscription.status}`),
           paidUntil: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : undefined,
+          renews:
+            (Boolean(subscription.mandateId) &&
+              subscriptionRuns(subscription.status) &&
+              subscription.status !== "cancelling") ||
+            subscriptionAwaitsPayment(subscription.status),
           statusHref: i18n.routes.pathFor("subscriptionStatus", locale, { subscription: subscription.id }),
           cancel: cancellable
             ? subscription.paidUntil
@@ -58,7 +72,19 @@ export function accountSubscriptionRoutes(
     if (!session) return reply;
     const subscription = await subscriptions.forAccount(session.account.id);
     if (subscription) {
-      const result = await subscriptions.applyEvent(subscription.id, { type: "cancelled" }, services.now());
+      // Notice: a paid period runs to its end (cancelling), an unpaid one ends now; one mail says so.
+      const at = services.now();
+      const t = i18n.t[subscription.locale as Locale];
+      const result = await subscriptions.applyEvent(subscription.id, { type: "notice_given" }, at, {
+        afterChange: async (trx, changed) => {
+          await enqueueMail(
+            trx,
+            subscriptionCancelledMail(t, changed, at.toISOString(), changed.endsOn ?? localMoment(at).date),
+            at,
+          );
+        },
+      });
+      if (result.kind === "changed") services.mailQueued();
       if (result.kind === "changed") writeFlash(reply, "account-subscription", "cancelled");
     }
     return reply.redirect(i18n.routes.pathFor("accountSubscription", request.locale), 303);

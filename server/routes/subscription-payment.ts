@@ -212,6 +212,8 @@ export function subscriptionPaymentRoutes(
         heading: t("subscriptionPayment.heading", { plan: planName }),
         price: priceText(t, subscription, locale),
         expired: subscription.status === "expired",
+        // Waiting for its first payment, it will renew: that payment makes the mandate.
+        renews: Boolean(subscription.mandateId) || subscriptionAwaitsPayment(subscription.status),
         paymentStatus: {
           url: statusPath(locale, subscription.id),
           texts: "subscriptionPayment",

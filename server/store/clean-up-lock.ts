@@ -21,6 +21,19 @@ export async function withCleanUpLock<T>(
   database: Database,
   work: (db: Kysely<Schema>) => Promise<T>,
 ): Promise<LockedRun<T>> {
+  return withJobLock(database, lockKey, work);
+}
+
+/** The subscriptions' renewal job's lock: the same kind as the clean-up's, its own key. */
+export const renewalLockKey = 604_061;
+
+/** withCleanUpLock for another job, under its own key (renewalLockKey). */
+export async function withJobLock<T>(
+  database: Database,
+  key: number,
+  work: (db: Kysely<Schema>) => Promise<T>,
+): Promise<LockedRun<T>> {
+  const lockKey = key;
   if (database.dialect !== "postgres") return { ran: true, value: await work(database.db) };
   return database.db.connection().execute(async (connection): Promise<LockedRun<T>> => {
     const { rows } = await sql<{ locked: boolean }>`

@@ -31,8 +31,16 @@ export interface Subscription extends PlanChoice {
   ownerId: string | undefined;
   locale: string;
   status: SubscriptionStatus;
-  /** The last day of the paid period; undefined until the first period is paid. */
+  /** The first and last day of the paid period; undefined until the first period is paid. */
+  paidFrom: IsoDate | undefined;
   paidUntil: IsoDate | undefined;
+  /** The first day of its first period: the 14 days to withdraw count from it. */
+  startedOn: IsoDate | undefined;
+  /** Notice given: the last day it runs. */
+  endsOn: IsoDate | undefined;
+  /** The provider's customer, and the mandate the first payment made (the next periods are charged on it). */
+  customerId: string | undefined;
+  mandateId: string | undefined;
   /** When its address was confirmed or it was taken out again. */
   createdAt: string;
 }
@@ -90,6 +98,26 @@ export interface SubscriptionRepository {
     options?: { afterChange?: AfterSubscriptionChange },
   ): Promise<ApplySubscriptionEventResult>;
   transitionsOf(id: string): Promise<SubscriptionTransition[]>;
+  /** For work that changes more than the subscription in one transaction (its charges): read it under its row lock. */
+  lockedSubscription(trx: Kysely<Schema>, id: string): Promise<Subscription | undefined>;
+  /**
+   * Applies `event` inside `trx` to a subscription read under its lock; `period` is the
+   * period a paid charge pays for (charge_paid).
+   */
+  transitionIn(
+    trx: Kysely<Schema>,
+    subscription: Subscription,
+    event: SubscriptionEvent,
+    at: Date,
+    afterChange: AfterSubscriptionChange | undefined,
+    period?: { start: IsoDate; end: IsoDate },
+  ): Promise<ApplySubscriptionEventResult>;
+  /** Keeps the provider's customer and mandate with the subscription. */
+  rememberProvider(
+    id: string,
+    ids: { customerId?: string; mandateId?: string },
+    trx?: Kysely<Schema>,
+  ): Promise<void>;
   /** Expires every subscription confirmed before `before` and still unpaid. Returns how many. */
   expireUnpaid(before: Date, options?: { at?: Date; afterChange?: AfterSubscriptionChange }): Promise<number>;
 }
@@ -110,7 +138,12 @@ function subscriptionOf(row: SubscriptionRow): Subscription {
     offer: offerOf(row),
     locale: row.locale,
     status: row.status,
+    paidFrom: row.paid_from ?? undefined,
     paidUntil: row.paid_until ?? undefined,
+    startedOn: row.started_on ?? undefined,
+    endsOn: row.ends_on ?? undefined,
+    customerId: row.customer_id ?? undefined,
+    mandateId: row.mandate_id ?? undefined,
     createdAt: row.created_at,
   };
 }
@@ -158,6 +191,7 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
     event: SubscriptionEvent,
     at: Date,
     afterChange: AfterSubscriptionChange | undefined,
+    period?: { start: IsoDate; end: IsoDate },
   ): Promise<ApplySubscriptionEventResult> {
     const from = subscription.status;
     const decided = applySubscriptionEvent(from, event);
@@ -173,10 +207,16 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
       return { kind: "unchanged", status: from };
     }
     const to = decided.next;
-    const paidUntil = to === "active" ? periodEnd(localMoment(at).date) : subscription.paidUntil;
+    const changes = periodChanges(subscription, event, at, period);
     await trx
       .updateTable("subscriptions")
-      .set({ status: to, paid_until: paidUntil ?? null })
+      .set({
+        status: to,
+        paid_from: changes.paidFrom ?? null,
+        paid_until: changes.paidUntil ?? null,
+        started_on: changes.startedOn ?? null,
+        ends_on: changes.endsOn ?? null,
+      })
       .where("id", "=", subscription.id)
       .execute();
     await trx
@@ -190,7 +230,7 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
         at: at.toISOString(),
       })
       .execute();
-    await afterChange?.(trx, { ...subscription, status: to, paidUntil }, { from, to, event, at });
+    await afterChange?.(trx, { ...subscription, ...changes, status: to }, { from, to, event, at });
     return { kind: "changed", from, to };
   }
 
@@ -201,16 +241,23 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
     options: { afterChange?: AfterSubscriptionChange } = {},
   ): Promise<ApplySubscriptionEventResult> {
     return db.transaction().execute(async (trx) => {
-      const read = trx.selectFrom("subscriptions").select("id").where("id", "=", id);
-      const locked = await (isPostgres ? read.forUpdate() : read).executeTakeFirst();
-      const subscription = locked && (await get(id, trx));
+      const subscription = await lockedSubscription(trx, id);
       if (!subscription) return { kind: "unknown-subscription" };
       return transition(trx, subscription, event, at, options.afterChange);
     });
   }
 
+  /** The subscription, its row locked for the rest of `trx` (PostgreSQL; SQLite has one writer). */
+  async function lockedSubscription(trx: Kysely<Schema>, id: string) {
+    const read = trx.selectFrom("subscriptions").select("id").where("id", "=", id);
+    const locked = await (isPostgres ? read.forUpdate() : read).executeTakeFirst();
+    return locked ? get(id, trx) : undefined;
+  }
+
   return {
     get: (id) => get(id),
+    lockedSubscription,
+    transitionIn: transition,
 
     async forAccount(accountId, trx = db) {
       const row = await withAccount(trx).where("subscriptions.account_id", "=", accountId).executeTakeFirst();
@@ -247,6 +294,17 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
     },
 
     applyEvent,
+
+    async rememberProvider(id, ids, trx = db) {
+      await trx
+        .updateTable("subscriptions")
+        .set({
+          ...(ids.customerId ? { customer_id: ids.customerId } : {}),
+          ...(ids.mandateId ? { mandate_id: ids.mandateId } : {}),
+        })
+        .where("id", "=", id)
+        .execute();
+    },
 
     async transitionsOf(id) {
       const rows = await db
@@ -288,6 +346,43 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
       return expired;
     },
   };
+}
+
+/**
+ * The dates a change moves: the first payment starts the first period (and the withdrawal
+ * window) today; a paid charge sets the period it paid; notice fixes the last day to the
+ * paid period's end; being taken out again forgets the old periods.
+ */
+function periodChanges(
+  subscription: Subscription,
+  event: SubscriptionEvent,
+  at: Date,
+  period: { start: IsoDate; end: IsoDate } | undefined,
+): Pick<Subscription, "paidFrom" | "paidUntil" | "startedOn" | "endsOn"> {
+  const kept = {
+    paidFrom: subscription.paidFrom,
+    paidUntil: subscription.paidUntil,
+    startedOn: subscription.startedOn,
+    endsOn: subscription.endsOn,
+  };
+  switch (event.type) {
+    case "payment_paid": {
+      const today = localMoment(at).date;
+      return { paidFrom: today, paidUntil: periodEnd(today), startedOn: today, endsOn: undefined };
+    }
+    case "charge_paid":
+      return period ? { ...kept, paidFrom: period.start, paidUntil: period.end } : kept;
+    case "notice_given":
+      return { ...kept, endsOn: subscription.paidUntil ?? localMoment(at).date };
+    case "cancelled":
+      return { ...kept, endsOn: localMoment(at).date };
+    case "withdrawn":
+      return { ...kept, endsOn: event.on };
+    case "restarted":
+      return { paidFrom: undefined, paidUntil: undefined, startedOn: undefined, endsOn: undefined };
+    default:
+      return kept;
+  }
 }
 
 /** The payment that made the subscription active, for telling a second paid payment apart from a replay. */

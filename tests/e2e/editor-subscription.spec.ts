@@ -258,7 +258,7 @@ test.describe("Signing up for the photo subscription", () => {
     const email = uniqueEmail("anna");
     await page.goto("/abonnement");
     await expect(page.locator(".subscription__payment")).toContainText(
-      "Automatisch maandelijks betalen kan nog niet",
+      "Je abonnement loopt elke maand vanzelf door",
     );
     await page.getByRole("link", { name: "Kies Premium" }).click();
     // The shopper sees the sign-up form, not the top of the plans (or the accordion's button).
@@ -284,7 +284,7 @@ test.describe("Signing up for the photo subscription", () => {
     const status = page.locator('[data-island="payment-status"]');
     await expect(status, situation).toContainText("Actief");
     await expect(status).toContainText("Je betaling is ontvangen: je abonnement is actief.");
-    await expect(page.locator("main")).toContainText("Automatisch maandelijks betalen kan nog niet");
+    await expect(page.locator("main")).toContainText("Je abonnement loopt elke maand vanzelf door");
     expect(await mailTo(email, "subscription-welcome")).toContain("Je fotoabonnement Premium is actief");
   });
 

@@ -74,11 +74,11 @@ describe("the subscription page", () => {
     const res = await shop.app.inject({ url: "/abonnement" });
     expect(res.body).not.toContain("nog niet mogelijk");
     expect(res.body).toContain("Je betaalt de eerste maand meteen online");
-    expect(res.body).toContain("Automatisch maandelijks betalen kan nog niet");
+    expect(res.body).toContain("Je abonnement loopt elke maand vanzelf door");
     const de = await shop.app.inject({ url: "/abo" });
     expect(de.body).not.toContain("noch nicht möglich");
     expect(de.body).toContain("Den ersten Monat bezahlen Sie gleich online");
-    expect(de.body).toContain("Automatische monatliche Zahlungen gibt es noch nicht");
+    expect(de.body).toContain("Ihr Abo verlängert sich jeden Monat automatisch");
   });
 
   it("explains terms with tooltips, and opens explanations in modals whose links lead to pages", async () => {

@@ -30,7 +30,7 @@ const expected = {
       "Je fotoabonnement Premium is actief",
       "€\u00a04,99",
       "zondag 27 december 2026",
-      "niet vanzelf door",
+      "loopt elke maand vanzelf door",
     ],
     failed: ["Je betaling voor het fotoabonnement is niet gelukt", "niets afgeschreven", "24 uur"],
     expired: ["Je aanmelding voor het fotoabonnement is vervallen", "24 uur", "niets afgeschreven"],
@@ -47,7 +47,7 @@ const expected = {
       "Ihr Foto-Abo Premium ist aktiv",
       "4,99\u00a0€",
       "Sonntag, 27. Dezember 2026",
-      "nicht von selbst",
+      "verlängert sich jeden Monat automatisch",
     ],
     failed: ["Ihre Zahlung für das Foto-Abo ist nicht gelungen", "nichts abgebucht", "24 Stunden"],
     expired: ["Ihre Anmeldung zum Foto-Abo ist verfallen", "24 Stunden", "nichts abgebucht"],
@@ -71,10 +71,16 @@ describe.each(["nl", "de"] as const)("the subscription's mails in %s", (lang) =>
     expect(mail.text).toContain("\nhttps://shop.test/l/abc\n");
   });
 
-  it("once paid, the welcome names the amount, the last paid day, and that it does not renew by itself", () => {
+  it("once paid, the welcome names the amount, the last paid day, and that it renews each month", () => {
     const mail = subscriptionActiveMail(t, who, 499);
     expect(mail).toMatchObject({ kind: "subscription-welcome", to: who.email });
     for (const text of expected[lang].active) expect(all(mail)).toContain(text);
+  });
+
+  it("a first payment that made no mandate: the welcome says nothing renews by itself", () => {
+    const mail = subscriptionActiveMail(t, who, 499, false);
+    expect(mail.text).toContain(lang === "nl" ? "niet vanzelf door" : "nicht automatisch");
+    expect(mail.text).not.toContain(lang === "nl" ? "elke maand vanzelf" : "jeden Monat automatisch");
   });
 
   it("a failed payment leads back to the subscription's page; an expired sign-up says nothing was taken", () => {

@@ -1,0 +1,132 @@
+import { includedVat, vatRates } from "../domain/cart-pricing.ts";
+import { formatPrice } from "../domain/money.ts";
+import type { IsoDate } from "../domain/working-days.ts";
+import type { Locale } from "../i18n/locales.ts";
+import type { Translate } from "../i18n/translate.ts";
+import type { Subscription } from "../store/subscription-repository.ts";
+import { mailDate } from "./order-confirmation.ts";
+import type { OutgoingMail } from "./outbox.ts";
+
+/**
+ * The mails of a running subscription (ADR 0099), one per fact, each queued in the
+ * transaction of its fact: renewed (with the invoice), a charge failed, suspended, notice
+ * received, withdrawn. In the subscriber's language.
+ */
+type Subscriber = Pick<Subscription, "id" | "name" | "email" | "locale" | "planId"> &
+  Partial<Pick<Subscription, "accountId">>;
+
+const ofAccount = (subscription: Subscriber) =>
+  subscription.accountId ? { accountId: subscription.accountId } : {};
+
+const planName = (t: Translate, planId: string) => t(`subscription.plans.${planId}.name`);
+
+/**
+ * The VAT rate of the subscriber's country, taken from the language of the sign-up: a
+ * digital service is taxed where its customer lives, and the shop knows no address for it.
+ */
+export function subscriptionVatRate(locale: Locale): number {
+  return locale === "de" ? vatRates.DE : vatRates.NL;
+}
+
+function mail(
+  t: Translate,
+  subscription: Subscriber,
+  kind: string,
+  key: string,
+  values: Record<string, string | number>,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  return {
+    kind,
+    ...ofAccount(subscription),
+    locale,
+    to: subscription.email,
+    subject: t(`subscriptionRenewal.mail.${key}Subject`, { plan: planName(t, subscription.planId) }),
+    text: t(`subscriptionRenewal.mail.${key}Body`, {
+      name: subscription.name,
+      plan: planName(t, subscription.planId),
+      id: subscription.id,
+      ...values,
+    }),
+  };
+}
+
+/** A next period was paid: the invoice for it (period, amount, the VAT it includes). */
+export function subscriptionRenewedMail(
+  t: Translate,
+  subscription: Subscriber,
+  charge: { periodStart: IsoDate; periodEnd: IsoDate; amountCents: number; paymentId: string },
+  invoiceNumber: string,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  const rate = subscriptionVatRate(locale);
+  return mail(t, subscription, "subscription-renewed", "renewed", {
+    invoice: invoiceNumber,
+    from: mailDate(charge.periodStart, locale),
+    until: mailDate(charge.periodEnd, locale),
+    amount: formatPrice(charge.amountCents, locale),
+    net: formatPrice(charge.amountCents - includedVat(charge.amountCents, rate), locale),
+    vat: formatPrice(includedVat(charge.amountCents, rate), locale),
+    rate,
+    payment: charge.paymentId,
+  });
+}
+
+/** A charge failed; it is tried again on `retryOn`, and the link pays it by hand now. */
+export function subscriptionChargeFailedMail(
+  t: Translate,
+  subscription: Subscriber,
+  charge: { amountCents: number; periodStart: IsoDate },
+  retryOn: IsoDate,
+  link: string,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  return mail(t, subscription, "subscription-charge-failed", "chargeFailed", {
+    amount: formatPrice(charge.amountCents, locale),
+    from: mailDate(charge.periodStart, locale),
+    retry: mailDate(retryOn, locale),
+    link,
+  });
+}
+
+/** The last try failed: storage is read-only and no free prints until the period is paid by hand. */
+export function subscriptionSuspendedMail(
+  t: Translate,
+  subscription: Subscriber,
+  charge: { amountCents: number },
+  link: string,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  return mail(t, subscription, "subscription-suspended", "suspended", {
+    amount: formatPrice(charge.amountCents, locale),
+    link,
+  });
+}
+
+/** Notice received (or the subscription ended at once): what was received, when, and the last day. */
+export function subscriptionCancelledMail(
+  t: Translate,
+  subscription: Subscriber,
+  receivedAt: string,
+  endsOn: IsoDate,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  return mail(t, subscription, "subscription-cancelled", "cancelled", {
+    received: mailDate(receivedAt.slice(0, 10), locale),
+    end: mailDate(endsOn, locale),
+  });
+}
+
+/** Withdrawn within the 14 days: what is paid back, and that nothing more is charged. */
+export function subscriptionWithdrawnMail(
+  t: Translate,
+  subscription: Subscriber,
+  on: IsoDate,
+  refundCents: number,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  return mail(t, subscription, "subscription-withdrawn", "withdrawn", {
+    on: mailDate(on, locale),
+    refund: formatPrice(refundCents, locale),
+  });
+}

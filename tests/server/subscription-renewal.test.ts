@@ -1,0 +1,269 @@
+import { resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { projectRoot } from "../../server/config.ts";
+import { createI18n, loadMessages } from "../../server/i18n/index.ts";
+import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
+import { subscriptionCharges } from "../../server/payments/subscription-charges.ts";
+import { withdrawSubscription } from "../../server/payments/subscription-withdrawal.ts";
+import { testPaymentProvider } from "../../server/payments/test-provider.ts";
+import type { Database } from "../../server/store/database.ts";
+import { subscriptionRepository } from "../../server/store/subscription-repository.ts";
+import { type TestShop, testShop } from "../support/app.ts";
+import { testDatabases } from "../support/databases.ts";
+import { freePort } from "../support/shop-process.ts";
+import { shopper } from "../support/shopper.ts";
+import { signupLinkPath } from "../support/subscriptions.ts";
+
+/**
+ * The subscription month after month: the first payment (through the shop's pages and the
+ * test provider) makes a mandate; the renewal job charges each next period on it; the
+ * tester decides each charge on its test page, whose webhook reaches the listening shop.
+ */
+const i18n = createI18n(loadMessages(resolve(projectRoot, "locales")), (key) => {
+  throw new Error(`missing text ${key}`);
+});
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+const password = "Zomer aan zee 2026!";
+
+describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
+  let shop: TestShop | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+  let origin = "";
+  afterEach(async () => {
+    await shop?.app.close();
+    shop = undefined;
+    await cleanup?.();
+    cleanup = undefined;
+  });
+
+  async function open() {
+    const opened = await target.open();
+    cleanup = opened.cleanup;
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    shop = await testShop({
+      env: { PUBLIC_URL: origin, PAYMENT_PROVIDER: "test", SIGNUP_RATE_LIMIT: "1000" },
+      now: () => new Date("2026-11-28T10:00:00Z"),
+      database: { ...opened.database, close: async () => {} },
+    });
+    await shop.app.listen({ port, host: "127.0.0.1" });
+    return opened.database;
+  }
+
+  /** What the renewal command builds: the provider and the charges, on the shop's database. */
+  function instance(database: Database) {
+    const provider = testPaymentProvider({
+      db: database.db,
+      checkoutUrl: (id, locale) => `${origin}${i18n.routes.pathFor("testPayment", locale, { payment: id })}`,
+      log: silent,
+    });
+    const deps = {
+      db: database.db,
+      provider,
+      subscriptions: subscriptionRepository(database.db),
+      i18n,
+      log: silent,
+      now: () => new Date(),
+    };
+    return { provider, deps, charges: subscriptionCharges({ ...deps, origin }) };
+  }
+
+  /** Signs up for Premium (3 months at € 4,99, then € 9,99), confirms and pays: an active subscription. */
+  async function subscribe(lang: "nl" | "de", email: string) {
+    const app = (shop as TestShop).app;
+    const s = await shopper(app, lang === "nl" ? "/abonnement" : "/abo");
+    const signup = await s.post(lang === "nl" ? "/abonnement/aanmelden" : "/abo/anmelden", {
+      plan: "premium",
+      name: "Anna de Vries",
+      email,
+      password,
+      passwordConfirm: password,
+    });
+    expect(signup.statusCode).toBe(303);
+    const link = (await signupLinkPath((shop as TestShop).database.db, email)) as string;
+    const confirmed = await s.post(link, {});
+    const testPage = new URL(String(confirmed.headers.location), origin).pathname;
+    expect((await s.post(testPage, { outcome: "paid" })).statusCode).toBe(303);
+    const [row] = await rows(email);
+    expect(row).toMatchObject({ status: "active", paid_until: "2026-12-27", started_on: "2026-11-28" });
+    expect(row?.mandate_id).toMatch(/^mdt_/);
+    return { s, id: String(row?.id) };
+  }
+
+  const rows = (email: string) =>
+    (shop as TestShop).database.db
+      .selectFrom("subscriptions")
+      .innerJoin("accounts", "accounts.id", "subscriptions.account_id")
+      .selectAll("subscriptions")
+      .where("accounts.email", "=", email)
+      .execute();
+  const mails = (email: string) =>
+    (shop as TestShop).database.db
+      .selectFrom("outbox")
+      .select(["kind", "locale", "text_body"])
+      .where("to_address", "=", email)
+      .orderBy("id")
+      .execute();
+  const charges = (id: string) =>
+    (shop as TestShop).database.db
+      .selectFrom("subscription_charges")
+      .selectAll()
+      .where("subscription_id", "=", id)
+      .orderBy("period_start")
+      .orderBy("attempt")
+      .execute();
+
+  /** The tester's choice on a charge's test page. */
+  async function decide(pageUrl: string | null, outcome: "paid" | "failed") {
+    const page = new URL(String(pageUrl), origin).pathname;
+    const s = await shopper((shop as TestShop).app, page);
+    expect((await s.post(page, { outcome })).statusCode).toBe(303);
+  }
+
+  it("charges each next period on the mandate once, at the offer's price, and mails the invoice", async () => {
+    const database = await open();
+    const { charges: job } = instance(database);
+    const email = "renew@example.test";
+    const { id } = await subscribe("nl", email);
+
+    // Not due yet on the last paid day.
+    expect(await runRenewals({ database, charges: job, log: silent }, "2026-12-27")).toMatchObject({
+      counts: { charged: 0 },
+    });
+    const first = await runRenewals({ database, charges: job, log: silent }, "2026-12-28");
+    const again = await runRenewals({ database, charges: job, log: silent }, "2026-12-28");
+    expect(first).toMatchObject({ ran: true, counts: { charged: 1 } });
+    expect(again).toMatchObject({ ran: true, counts: { charged: 0 } });
+    const [charge] = await charges(id);
+    expect(await charges(id)).toHaveLength(1);
+    expect(charge).toMatchObject({
+      period_start: "2026-12-28",
+      period_end: "2027-01-27",
+      attempt: 1,
+      amount_cents: 499,
+      status: "open",
+    });
+    expect(charge?.page_url).toMatch(new RegExp(`^${origin}/testbetaling/tp_`));
+    // Charged without the shopper: no new mail until it is decided.
+    expect((await mails(email)).map((m) => m.kind)).toEqual(["subscription-confirm", "subscription-welcome"]);
+
+    await decide(charge?.page_url ?? null, "paid");
+    const [renewed] = await rows(email);
+    expect(renewed).toMatchObject({ status: "active", paid_from: "2026-12-28", paid_until: "2027-01-27" });
+    const invoice = (await mails(email)).filter((m) => m.kind === "subscription-renewed");
+    expect(invoice).toHaveLength(1);
+    expect(invoice[0]?.text_body).toContain("4,99");
+    expect(invoice[0]?.text_body).toContain("21%");
+    expect(invoice[0]?.text_body).toContain("0,87");
+    expect(invoice[0]?.text_body).toContain("maandag 28 december 2026 t/m woensdag 27 januari 2027");
+    // The webhook again, or the job asking again, changes nothing and mails nothing.
+    await runRenewals({ database, charges: job, log: silent }, "2027-01-27");
+    expect((await mails(email)).filter((m) => m.kind === "subscription-renewed")).toHaveLength(1);
+    expect(await charges(id)).toHaveLength(1);
+  });
+
+  it("a failed charge makes it past due and mails a link; retries after 3 and 7 days; the last suspends", async () => {
+    const database = await open();
+    const { charges: job } = instance(database);
+    const email = "past-due@example.test";
+    const { id } = await subscribe("de", email);
+    const renew = (day: string) => runRenewals({ database, charges: job, log: silent }, day);
+
+    await renew("2026-12-28");
+    await decide((await charges(id))[0]?.page_url ?? null, "failed");
+    expect((await rows(email))[0]?.status).toBe("past_due");
+    const failed = (await mails(email)).filter((m) => m.kind === "subscription-charge-failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.locale).toBe("de");
+    expect(failed[0]?.text_body).toContain(`${origin}/abo/status/${id}`);
+    expect(failed[0]?.text_body).toContain("Donnerstag, 31. Dezember 2026");
+
+    expect(await renew("2026-12-30")).toMatchObject({ counts: { charged: 0 } });
+    expect(await renew("2026-12-31")).toMatchObject({ counts: { charged: 1 } });
+    await decide((await charges(id))[1]?.page_url ?? null, "failed");
+    expect((await rows(email))[0]?.status).toBe("past_due");
+    expect(await renew("2027-01-03")).toMatchObject({ counts: { charged: 0 } });
+    expect(await renew("2027-01-04")).toMatchObject({ counts: { charged: 1 } });
+    await decide((await charges(id))[2]?.page_url ?? null, "failed");
+
+    expect((await rows(email))[0]?.status).toBe("suspended");
+    expect((await charges(id)).map((c) => [c.attempt, c.due_on, c.status])).toEqual([
+      [1, "2026-12-28", "failed"],
+      [2, "2026-12-31", "failed"],
+      [3, "2027-01-04", "failed"],
+    ]);
+    const kinds = (await mails(email)).map((m) => m.kind);
+    expect(kinds.filter((k) => k === "subscription-charge-failed")).toHaveLength(2);
+    expect(kinds.filter((k) => k === "subscription-suspended")).toHaveLength(1);
+    // Suspended: nothing more is charged by itself.
+    expect(await renew("2027-02-20")).toMatchObject({ counts: { charged: 0 } });
+  });
+
+  it("two instances renewing at once charge a period once", async () => {
+    const database = await open();
+    const email = "twice@example.test";
+    const { id } = await subscribe("nl", email);
+    const [a, b] = [instance(database), instance(database)];
+
+    // Two jobs under the lock, and two renewals past it (as the command next to a running
+    // shop on SQLite): the charge's claim alone must hold.
+    const [jobA, jobB, ...unlocked] = await Promise.all([
+      runRenewals({ database, charges: a.charges, log: silent }, "2026-12-28"),
+      runRenewals({ database, charges: b.charges, log: silent }, "2026-12-28"),
+      a.charges.renew("2026-12-28"),
+      b.charges.renew("2026-12-28"),
+    ]);
+    const runs = [jobA, jobB].flatMap((run) => (run?.ran ? [run.counts] : [])).concat(unlocked);
+
+    expect(await charges(id)).toHaveLength(1);
+    const recurring = await database.db
+      .selectFrom("test_payments")
+      .select("id")
+      .where("sequence_type", "=", "recurring")
+      .execute();
+    expect(recurring).toHaveLength(1);
+    const charged = runs.reduce((sum, counts) => sum + counts.charged, 0);
+    expect(charged).toBe(1);
+  });
+
+  it("a withdrawal within 14 days refunds the unused days through the provider; after them it is refused", async () => {
+    const database = await open();
+    const { deps, provider } = instance(database);
+    const early = await subscribe("nl", "withdraw@example.test");
+    const late = await subscribe("nl", "too-late@example.test");
+
+    expect(await withdrawSubscription(deps, late.id, "2026-12-13")).toMatchObject({
+      kind: "refused",
+      deadline: "2026-12-12",
+    });
+    const result = await withdrawSubscription(deps, early.id, "2026-12-12");
+    // Premium's first month: € 4,99 for 30 days (28 November to 27 December), 15 of them unused.
+    expect(result).toEqual({
+      kind: "withdrawn",
+      refundCents: Math.floor((499 * 15) / 30),
+      refundId: expect.any(String),
+    });
+    expect(await withdrawSubscription(deps, early.id, "2026-12-12")).toEqual({ kind: "already-withdrawn" });
+
+    const [row] = await rows("withdraw@example.test");
+    expect(row).toMatchObject({ status: "withdrawn", ends_on: "2026-12-12" });
+    const paid = await database.db
+      .selectFrom("subscription_payments")
+      .select("payment_id")
+      .where("subscription_id", "=", early.id)
+      .executeTakeFirstOrThrow();
+    expect(await provider.refundsOf(paid.payment_id)).toEqual([{ id: expect.any(String), amountCents: 249 }]);
+    const mandate = await database.db
+      .selectFrom("test_mandates")
+      .select("status")
+      .where("id", "=", String(row?.mandate_id))
+      .executeTakeFirstOrThrow();
+    expect(mandate.status).toBe("revoked");
+    const withdrawn = (await mails("withdraw@example.test")).filter(
+      (m) => m.kind === "subscription-withdrawn",
+    );
+    expect(withdrawn).toHaveLength(1);
+    expect(withdrawn[0]?.text_body).toContain("2,49");
+    expect((await rows("too-late@example.test"))[0]?.status).toBe("active");
+  });
+});
