@@ -57,6 +57,12 @@ export const contract = defineHook({
         .string()
         .optional()
         .describe("A sentence shown once paid (until when a subscription is paid)"),
+      message: z
+        .string()
+        .optional()
+        .describe(
+          "A sentence replacing the state's own: where a running subscription stands (past due, under notice, ...)",
+        ),
     }),
   },
   props: propsSchema,

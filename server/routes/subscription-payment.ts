@@ -32,6 +32,14 @@ export function priceText(
 }
 
 /** Where a subscription stands with paying its first period. */
+/** Statuses of a running (or ended) subscription whose page says its own sentence, not the first payment's. */
+const standingKeys: ReadonlySet<SubscriptionStatus> = new Set([
+  "past_due",
+  "suspended",
+  "cancelling",
+  "withdrawn",
+]);
+
 export function subscriptionPaymentState(
   subscription: { status: SubscriptionStatus; paidUntil: string | undefined },
   payment: { status: PaymentStatus } | undefined,
@@ -225,8 +233,19 @@ export function subscriptionPaymentRoutes(
           methods,
           ...(subscription.paidUntil
             ? {
-                paidNote: t("subscriptionPayment.paidUntil", {
-                  date: mailDate(subscription.paidUntil, locale),
+                // Renewed, the paid period is no longer the first month.
+                paidNote: t(
+                  subscription.paidFrom && subscription.paidFrom !== subscription.startedOn
+                    ? "subscriptionRenewal.page.paidUntil"
+                    : "subscriptionPayment.paidUntil",
+                  { date: mailDate(subscription.paidUntil, locale) },
+                ),
+              }
+            : {}),
+          ...(standingKeys.has(subscription.status)
+            ? {
+                message: t(`subscriptionRenewal.page.${subscription.status}`, {
+                  date: mailDate(subscription.endsOn ?? subscription.paidUntil ?? "", locale),
                 }),
               }
             : {}),

@@ -11,7 +11,7 @@ import { subscriptionRepository } from "../../server/store/subscription-reposito
 import { type TestShop, testShop } from "../support/app.ts";
 import { testDatabases } from "../support/databases.ts";
 import { freePort } from "../support/shop-process.ts";
-import { shopper } from "../support/shopper.ts";
+import { shopper, textOf } from "../support/shopper.ts";
 import { signupLinkPath } from "../support/subscriptions.ts";
 
 /**
@@ -124,7 +124,7 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     const database = await open();
     const { charges: job } = instance(database);
     const email = "renew@example.test";
-    const { id } = await subscribe("nl", email);
+    const { id, s } = await subscribe("nl", email);
 
     // Not due yet on the last paid day.
     expect(await runRenewals({ database, charges: job, log: silent }, "2026-12-27")).toMatchObject({
@@ -150,6 +150,9 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     await decide(charge?.page_url ?? null, "paid");
     const [renewed] = await rows(email);
     expect(renewed).toMatchObject({ status: "active", paid_from: "2026-12-28", paid_until: "2027-01-27" });
+    const page = textOf((await s.get(`/abonnement/status/${id}`)).body);
+    expect(page).toContain("Betaald tot en met woensdag 27 januari 2027.");
+    expect(page).toContain("Je abonnement loopt elke maand vanzelf door");
     const invoice = (await mails(email)).filter((m) => m.kind === "subscription-renewed");
     expect(invoice).toHaveLength(1);
     expect(invoice[0]?.text_body).toContain("4,99");
@@ -166,12 +169,17 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     const database = await open();
     const { charges: job } = instance(database);
     const email = "past-due@example.test";
-    const { id } = await subscribe("de", email);
+    const { id, s } = await subscribe("de", email);
     const renew = (day: string) => runRenewals({ database, charges: job, log: silent }, day);
 
     await renew("2026-12-28");
     await decide((await charges(id))[0]?.page_url ?? null, "failed");
     expect((await rows(email))[0]?.status).toBe("past_due");
+    // Its page says where it stands, not that the first month's payment arrived.
+    const page = textOf((await s.get(`/abo/status/${id}`)).body);
+    expect(page).toContain("Zahlung fehlgeschlagen: wir versuchen es erneut");
+    expect(page).toContain("Die Abbuchung Ihres Monatsbetrags ist fehlgeschlagen.");
+    expect(page).not.toContain("Ihre Zahlung ist eingegangen");
     const failed = (await mails(email)).filter((m) => m.kind === "subscription-charge-failed");
     expect(failed).toHaveLength(1);
     expect(failed[0]?.locale).toBe("de");
