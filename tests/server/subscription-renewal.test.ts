@@ -207,6 +207,34 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     expect(await renew("2027-02-20")).toMatchObject({ counts: { charged: 0 } });
   });
 
+  it("under notice it runs to the paid period's end; the renewal after it ends it and charges nothing", async () => {
+    const database = await open();
+    const { charges: job, deps } = instance(database);
+    const email = "notice@example.test";
+    const { id } = await subscribe("nl", email);
+    await deps.subscriptions.applyEvent(id, { type: "notice_given" }, new Date("2026-12-01T09:00:00Z"));
+    expect((await rows(email))[0]).toMatchObject({ status: "cancelling", ends_on: "2026-12-27" });
+
+    expect(await runRenewals({ database, charges: job, log: silent }, "2026-12-27")).toMatchObject({
+      counts: { charged: 0, ended: 0 },
+    });
+    expect(await runRenewals({ database, charges: job, log: silent }, "2026-12-28")).toMatchObject({
+      counts: { charged: 0, ended: 1 },
+    });
+    const [row] = await rows(email);
+    expect(row?.status).toBe("cancelled");
+    expect(await charges(id)).toEqual([]);
+    const mandate = await database.db
+      .selectFrom("test_mandates")
+      .select("status")
+      .where("id", "=", String(row?.mandate_id))
+      .executeTakeFirstOrThrow();
+    expect(mandate.status).toBe("revoked");
+    expect(await runRenewals({ database, charges: job, log: silent }, "2027-03-01")).toMatchObject({
+      counts: { charged: 0 },
+    });
+  });
+
   it("two instances renewing at once charge a period once", async () => {
     const database = await open();
     const email = "twice@example.test";
