@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PaymentState } from "../../islands/payment-status/contract.ts";
 import { signInBrowser } from "../accounts/browser-session.ts";
 import { formatPrice } from "../domain/money.ts";
-import { type SubscriptionStatus, subscriptionAwaitsPayment } from "../domain/subscription-lifecycle.ts";
+import {
+  periodCents,
+  type SubscriptionStatus,
+  subscriptionAwaitsPayment,
+} from "../domain/subscription-lifecycle.ts";
+import { addDays } from "../domain/working-days.ts";
 import { readShopperId } from "../http/cookies/shopper-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
@@ -12,6 +17,7 @@ import { mailDate } from "../mail/order-confirmation.ts";
 import type { PaymentStatus } from "../payments/provider.ts";
 import { isRandomId } from "../store/random-id.ts";
 import { signupLinkHours } from "../store/signup-repository.ts";
+import { subscriptionChargeRepository } from "../store/subscription-charge-repository.ts";
 import { firstPeriodCents, type Subscription } from "../store/subscription-repository.ts";
 import { chosenMethod, methodsFor, payAndGo, paymentProgress, takePaymentNotice } from "./paying.ts";
 
@@ -32,6 +38,24 @@ export function priceText(
 }
 
 /** Where a subscription stands with paying its first period. */
+/**
+ * "Volgende afschrijving: …": the day after the paid period and what that period costs (the
+ * offer's price for its months), for a subscription that is charged on its mandate.
+ */
+async function nextChargeText(
+  services: Services,
+  subscription: Subscription,
+  locale: Locale,
+): Promise<string | undefined> {
+  if (subscription.status !== "active" || !subscription.mandateId || !subscription.paidUntil)
+    return undefined;
+  const paid = await subscriptionChargeRepository(services.database.db).paidPeriods(subscription.id);
+  return services.i18n.t[locale]("subscriptionRenewal.page.nextCharge", {
+    date: mailDate(addDays(subscription.paidUntil, 1), locale),
+    amount: formatPrice(periodCents(subscription, paid + 2), locale),
+  });
+}
+
 /** Statuses of a running (or ended) subscription whose page says its own sentence, not the first payment's. */
 const standingKeys: ReadonlySet<SubscriptionStatus> = new Set([
   "past_due",
@@ -222,6 +246,7 @@ export function subscriptionPaymentRoutes(
         expired: subscription.status === "expired",
         // Waiting for its first payment, it will renew: that payment makes the mandate.
         renews: Boolean(subscription.mandateId) || subscriptionAwaitsPayment(subscription.status),
+        nextCharge: await nextChargeText(services, subscription, locale),
         paymentStatus: {
           url: statusPath(locale, subscription.id),
           texts: "subscriptionPayment",

@@ -152,6 +152,8 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     expect(renewed).toMatchObject({ status: "active", paid_from: "2026-12-28", paid_until: "2027-01-27" });
     const page = textOf((await s.get(`/abonnement/status/${id}`)).body);
     expect(page).toContain("Betaald tot en met woensdag 27 januari 2027.");
+    // Premium's third month is the offer's last: still € 4,99.
+    expect(page).toMatch(/Volgende afschrijving: donderdag 28 januari 2027, €\s4,99\./);
     expect(page).toContain("Je abonnement loopt elke maand vanzelf door");
     const invoice = (await mails(email)).filter((m) => m.kind === "subscription-renewed");
     expect(invoice).toHaveLength(1);
