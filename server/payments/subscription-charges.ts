@@ -157,7 +157,8 @@ export function subscriptionCharges(deps: SubscriptionChargesDeps): Subscription
         .executeTakeFirstOrThrow()) as { status: string; payment_id: string | null };
       if (isDecided(charge.status)) return subscription.status;
       await charges.remember(chargeId, status, at, trx);
-      const full = (await charges.byPayment(charge.payment_id ?? "", trx)) ?? undefined;
+      // By its id: a charge the provider refused outright has no payment id.
+      const full = await charges.byId(chargeId, trx);
       const paymentId = charge.payment_id ?? `claim-${chargeId}`;
       const locale = subscription.locale as Locale;
       const t = i18n.t[locale];
@@ -275,7 +276,7 @@ export function subscriptionCharges(deps: SubscriptionChargesDeps): Subscription
     }
     const start = addDays(subscription.paidUntil, 1);
     const latest = await charges.latestFor(subscription.id, start);
-    if (latest && latest.paymentId === undefined) {
+    if (latest && latest.paymentId === undefined && latest.status === "claimed") {
       // Claimed by a run that is still asking the provider: left to it. Claimed long ago and
       // never answered (the provider was away): asked again, with the same key.
       if (at.getTime() - Date.parse(latest.createdAt) < staleClaimMs) return;

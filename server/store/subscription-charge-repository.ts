@@ -60,6 +60,7 @@ export interface SubscriptionChargeRepository {
   ): Promise<void>;
   remember(id: number, status: string, at: Date, trx?: Kysely<Schema>): Promise<void>;
   byPayment(paymentId: string, trx?: Kysely<Schema>): Promise<SubscriptionCharge | undefined>;
+  byId(id: number, trx?: Kysely<Schema>): Promise<SubscriptionCharge | undefined>;
   /** Every charge of a subscription, oldest period and attempt first. */
   ofSubscription(subscriptionId: string): Promise<SubscriptionCharge[]>;
   /** The latest attempt for one period, if any. */
@@ -127,6 +128,11 @@ export function subscriptionChargeRepository(db: Kysely<Schema>): SubscriptionCh
 
     async byPayment(paymentId, trx = db) {
       const row = await select(trx).where("payment_id", "=", paymentId).executeTakeFirst();
+      return row ? chargeOf(row) : undefined;
+    },
+
+    async byId(id, trx = db) {
+      const row = await select(trx).where("id", "=", id).executeTakeFirst();
       return row ? chargeOf(row) : undefined;
     },
 

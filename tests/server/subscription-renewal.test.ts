@@ -237,6 +237,31 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     });
   });
 
+  it("a mandate the provider no longer honours: each try fails, mails its amount, and the third suspends", async () => {
+    const database = await open();
+    const { charges: job, provider } = instance(database);
+    const email = "revoked@example.test";
+    const { id } = await subscribe("nl", email);
+    const [row] = await rows(email);
+    await provider.revokeMandate({
+      customerId: String(row?.customer_id),
+      mandateId: String(row?.mandate_id),
+    });
+
+    for (const day of ["2026-12-28", "2026-12-31", "2027-01-04"])
+      await runRenewals({ database, charges: job, log: silent }, day);
+
+    expect((await charges(id)).map((c) => [c.attempt, c.status, c.payment_id])).toEqual([
+      [1, "failed", null],
+      [2, "failed", null],
+      [3, "failed", null],
+    ]);
+    expect((await rows(email))[0]?.status).toBe("suspended");
+    const failed = (await mails(email)).filter((m) => m.kind === "subscription-charge-failed");
+    expect(failed).toHaveLength(2);
+    expect(failed[0]?.text_body).toContain("4,99");
+  });
+
   it("two instances renewing at once charge a period once", async () => {
     const database = await open();
     const email = "twice@example.test";
