@@ -660,7 +660,7 @@ async function crowdBench(run: {
 
 const ratio = (measured: CrowdRow) =>
   measured.bareRequestsPerSecond > 0 ? measured.result.requestsPerSecond / measured.bareRequestsPerSecond : 0;
-/** Issue 35: a cold page at >= 0.04 of the bare route, p99 <= 25 ms, <= 0.33 ms of CPU; a visitor's page at >= 0.3. */
+/** The goal for a crowd: a cold page at >= 0.04 of the bare route, p99 <= 25 ms, <= 0.33 ms of CPU; a visitor's page at >= 0.3. */
 const coldGoalRatio = 0.04;
 const coldGoalCpuUs = 330;
 const visitorGoalRatio = 0.3;
