@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { navigationHeaders } from "./browser-headers.ts";
 
 /**
  * The bench's shopper, made against a running shop as a browser makes one: with an account
@@ -15,7 +16,7 @@ export interface BenchShopper {
   projectPath: string;
 }
 
-const browser = { "accept-encoding": "gzip, deflate, br, zstd" };
+const browser = navigationHeaders;
 
 /** A cookie jar and the requests of one browser. */
 function browserSession(shop: string) {

@@ -7,6 +7,7 @@
 // watch; absolute req/s depend on the machine. Next to it stands the CPU the serving
 // process used per answer and how busy it was: a server below about 90% busy means the
 // load generator, not the server, ran out (on Linux only).
+
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { get } from "node:http";
@@ -19,6 +20,7 @@ import pg from "pg";
 import sharp from "sharp";
 import { buildCrowd, type CrowdShopper } from "./bench-crowd.ts";
 import { type BenchShopper, benchShopper } from "./bench-shopper.ts";
+import { navigationHeaders } from "./browser-headers.ts";
 import { drawnAtRandom, drawnByWeight, eachOnce, seededRandom } from "./crowd-draw.ts";
 import { combined, type LoadResult, load, requestBytes } from "./load-generator.ts";
 
@@ -470,7 +472,7 @@ async function crowdBench(run: {
 }): Promise<boolean> {
   const { options, shop, bare, shopPid, barePid, shopEnv } = run;
   const { connections, duration } = options;
-  const browser = { "accept-encoding": "gzip, deflate, br, zstd" };
+  const browser = navigationHeaders;
   const shopUrl = new URL(shop);
   const pick = <T extends { name: string }>(list: T[]) =>
     options.only.length > 0 ? list.filter((p) => options.only.some((part) => p.name.includes(part))) : list;
@@ -720,11 +722,11 @@ async function main(): Promise<void> {
   // A cart cookie signed with the server's secret, as the shop itself would set it.
   const cartCookie = `cart=${encodeURIComponent(cookieSignature.sign("benchbenchbenchbench01", shopEnv.COOKIE_SECRET ?? ""))}`;
   const shopperCookie = `shopper=${encodeURIComponent(cookieSignature.sign("benchshopperbenchshop1", shopEnv.COOKIE_SECRET ?? ""))}`;
-  // Every request asks as a browser does, so compressed answers are measured as shoppers get them.
-  const browser = { "accept-encoding": "gzip, deflate, br, zstd" };
+  // Every request asks as a browser does, so answers are measured as shoppers get them.
+  const browser = navigationHeaders;
   /**
    * A cart filled as a shopper does it: the product page's form posted three times, then
-   * the cart looked at. Its cookies (cart and form secret) are what that shopper's browser
+   * the cart looked at. Its cookies are what that shopper's browser
    * sends on the cart page.
    */
   const filledCartCookies = async () => {
@@ -758,7 +760,7 @@ async function main(): Promise<void> {
       if (added.status !== 303) throw new Error(`filling the bench cart: ${added.status}`);
       keep(added);
     }
-    // The first look at the cart gives the browser its form secret, which it sends from then on.
+    // The shopper looks at the cart once, as after adding; any cookie set then is sent from then on.
     keep(
       await fetch(`${shop}/winkelwagen/inhoud`, {
         headers: { ...browser, cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") },
@@ -768,8 +770,8 @@ async function main(): Promise<void> {
   };
   const filled = await filledCartCookies();
   /**
-   * A browser's cookies after it looked at the page once: the form secret the page sets is
-   * what the browser sends from then on, so the bench asks as it would.
+   * A browser's cookies after it looked at the page once: any cookie the page sets is what
+   * the browser sends from then on, so the bench asks as it would.
    */
   const afterOneLook = async (cookies: string, path: string) => {
     const page = await fetch(`${shop}${path}`, { headers: { ...browser, cookie: cookies } });

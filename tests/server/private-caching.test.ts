@@ -112,7 +112,7 @@ describe("a shopper with a cart", () => {
     const s = await withCart();
     const res = await s.get(product, gzip);
     expect(res.statusCode).toBe(200);
-    expectNoStore(res, "the product page with a cart");
+    expectPrivate(res, "the product page with a cart");
     expect(varyOf(res)).toContain("accept-encoding");
   });
 

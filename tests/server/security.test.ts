@@ -74,14 +74,20 @@ describe("the Content-Security-Policy", () => {
 });
 
 describe("CSRF protection of forms", () => {
-  it("when the token is missing, refuses with a localized 403 page", async () => {
+  it("accepts a post the browser marks as the shop's own, by Fetch Metadata or Origin, without a token", async () => {
+    const { cookie } = await formSession();
+    expect((await post("name=Anna", { cookie, "sec-fetch-site": "same-origin" })).statusCode).toBe(200);
+    expect((await post("name=Anna", { cookie, origin: "http://localhost:80" })).statusCode).toBe(200);
+  });
+
+  it("when a post says nothing of where it comes from and the token is missing, refuses with a localized 403 page", async () => {
     const { cookie } = await formSession();
     const res = await post("name=Anna", { cookie });
     expect(res.statusCode).toBe(403);
     expect(res.body).toContain("Deze pagina is verlopen");
   });
 
-  it("when the token is wrong or from another session, refuses", async () => {
+  it("when such a post's token is wrong or from another session, refuses", async () => {
     const mine = await formSession();
     const theirs = await formSession();
     expect((await post(`name=Anna&_csrf=nonsense`, { cookie: mine.cookie })).statusCode).toBe(403);
@@ -89,7 +95,7 @@ describe("CSRF protection of forms", () => {
     expect((await post(`name=Anna&_csrf=${mine.token}`, {})).statusCode).toBe(403);
   });
 
-  it("accepts the form with the token from its hidden field", async () => {
+  it("accepts such a post with the token from its hidden field", async () => {
     const { cookie, token } = await formSession();
     const res = await post(`name=Anna&_csrf=${encodeURIComponent(token)}`, { cookie });
     expect(res.statusCode).toBe(200);
@@ -102,11 +108,11 @@ describe("CSRF protection of forms", () => {
   });
 });
 
-describe("forms on pages for a visitor without cookies", () => {
+describe("the token in a page's forms", () => {
   const productPage = "/assortiment/fotoboeken/exclusief-fotoboek";
   const tokenIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
 
-  it("carry the shop's shared token and set no cookie, so every such visitor gets the same answer", async () => {
+  it("for a visitor without cookies is the shop's shared token, with no cookie set, so every such visitor gets the same answer", async () => {
     const first = await shop.app.inject({ url: productPage });
     const second = await shop.app.inject({ url: productPage });
     expect(first.headers["set-cookie"]).toBeUndefined();
@@ -114,26 +120,41 @@ describe("forms on pages for a visitor without cookies", () => {
     expect(second.body).toBe(first.body);
   });
 
-  it("accept the visitor's first post with that token, even from a client that says nothing of its origin", async () => {
+  it("is accepted from that visitor's first post, even from a client that says nothing of its origin", async () => {
     const token = tokenIn((await shop.app.inject({ url: productPage })).body);
     const res = await post(`name=Anna&_csrf=${encodeURIComponent(token)}`, {});
     expect(res.statusCode).toBe(200);
   });
 
-  it("give a shopper who holds a cookie a token of their own", async () => {
+  it("for a shopper whose browser says where its requests come from is the shared one too, and no secret cookie is set", async () => {
     const { cookie } = await formSession();
-    const page = await shop.app.inject({ url: productPage, headers: { cookie } });
-    expect(tokenIn(page.body)).not.toBe("");
-    expect(tokenIn(page.body)).not.toMatch(/^shared\./);
+    const modern = { cookie, "sec-fetch-site": "same-origin" };
+    const first = await shop.app.inject({ url: productPage, headers: modern });
+    expect(tokenIn(first.body)).toMatch(/^shared\./);
+    expect(first.headers["set-cookie"]).toBeUndefined();
+    // Another shopper with the same count in the header gets the same bytes.
+    const other = await formSession();
+    const second = await shop.app.inject({ url: productPage, headers: { ...modern, cookie: other.cookie } });
+    expect(second.body).toBe(first.body);
   });
 
-  it("when a shopper with cookies posts the shared token, accept it only if the browser says the post is the shop's own", async () => {
+  it("for a shopper whose browser says nothing is a token of their own, which nobody else's page carries", async () => {
+    const anna = await formSession();
+    const ben = await formSession();
+    const annas = tokenIn(
+      (await shop.app.inject({ url: productPage, headers: { cookie: anna.cookie } })).body,
+    );
+    const bens = tokenIn((await shop.app.inject({ url: productPage, headers: { cookie: ben.cookie } })).body);
+    expect(annas).not.toMatch(/^shared\./);
+    expect(annas).not.toBe("");
+    expect(bens).not.toBe(annas);
+    expect((await post(`_csrf=${encodeURIComponent(annas)}`, { cookie: anna.cookie })).statusCode).toBe(200);
+  });
+
+  it("when a shopper with cookies posts the shared token without saying where from, refuses it", async () => {
     const { cookie } = await formSession();
     const shared = encodeURIComponent(tokenIn((await shop.app.inject({ url: productPage })).body));
-    // A form left open from before the first cookie: current browsers say where it came from.
-    expect((await post(`_csrf=${shared}`, { cookie, "sec-fetch-site": "same-origin" })).statusCode).toBe(200);
-    expect((await post(`_csrf=${shared}`, { cookie, origin: "http://localhost:80" })).statusCode).toBe(200);
-    // Without that word, a cookie-holding post could be forged with a token anyone can fetch.
+    // A cookie-holding post could otherwise be forged with a token anyone can fetch.
     const unknown = await post(`_csrf=${shared}`, { cookie });
     expect(unknown.statusCode).toBe(403);
     expect(unknown.body).toContain("Deze pagina is verlopen");

@@ -5,10 +5,10 @@ import { type TestShop, testShop } from "../support/app.ts";
 import { shopper } from "../support/shopper.ts";
 
 /**
- * Kept pages carry a marker where their forms' token goes, and every answer fills in the
- * token of whoever asks. The marker was once a fixed text: typed into the search box, or
- * into a form whose values a page shows back, it became that shopper's token on the page.
- * The text a shopper types must come back as typed, fresh or kept, with or without gzip.
+ * Kept pages once carried a marker where their forms' token went, filled in per answer. The
+ * marker was once a fixed text: typed into the search box, or into a form whose values a
+ * page shows back, it became that shopper's token on the page. Whatever the shop does with
+ * tokens, the text a shopper types must come back as typed, fresh or kept, with or without gzip.
  */
 const typed = "csrf-token-placeholder-7c1e";
 

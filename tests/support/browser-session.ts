@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 /**
  * A shopper's browser for app.inject: keeps the cookies the shop sets (cart, shopper,
  * CSRF secret, flash) and sends them back, and reads the form token off pages. Like every
- * current browser it says that its posts come from the shop's own pages (Sec-Fetch-Site).
+ * current browser it says that its requests come from the shop's own pages (Sec-Fetch-Site).
  */
 export class BrowserSession {
   private cookies = new Map<string, string>();
@@ -11,12 +11,19 @@ export class BrowserSession {
 
   /**
    * `ip`: the address the browser's requests come from (app.inject's own, 127.0.0.1, without it);
-   * `headers` go with every request, such as a Host header the browser was sent to.
+   * `headers` go with every request, such as a Host header the browser was sent to;
+   * `fetchMetadata: false` is a browser too old to say where its requests come from (or one
+   * behind a proxy that strips it): its forms need their token.
    */
   constructor(
     private readonly app: FastifyInstance,
-    private readonly options: { ip?: string; headers?: Record<string, string> } = {},
+    private readonly options: { ip?: string; headers?: Record<string, string>; fetchMetadata?: boolean } = {},
   ) {}
+
+  /** What a current browser says of a request from the shop's own pages. */
+  private provenance(): Record<string, string> {
+    return this.options.fetchMetadata === false ? {} : { "sec-fetch-site": "same-origin" };
+  }
 
   /** Takes another browser's cookies and token, as one browser talking to another instance of the shop. */
   adopt(other: BrowserSession): void {
@@ -43,7 +50,7 @@ export class BrowserSession {
       await this.app.inject({
         url,
         ...(this.options.ip ? { remoteAddress: this.options.ip } : {}),
-        headers: { ...this.options.headers, cookie: this.cookieHeader(), ...headers },
+        headers: { ...this.options.headers, cookie: this.cookieHeader(), ...this.provenance(), ...headers },
       }),
     );
   }
@@ -63,7 +70,7 @@ export class BrowserSession {
           ...this.options.headers,
           cookie: this.cookieHeader(),
           "content-type": body.contentType,
-          "sec-fetch-site": "same-origin",
+          ...this.provenance(),
           ...headers,
         },
       }),

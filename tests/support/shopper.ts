@@ -2,8 +2,8 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 
 /**
  * A shopper's browser for app.inject: keeps the cookies the shop sets and the form token
- * of the last page, and posts forms as a current browser does (or as the ajax behaviour
- * does), saying that they come from the shop's own pages (Sec-Fetch-Site).
+ * of the last page, and asks for pages and posts forms as a current browser does (or as the
+ * ajax behaviour does), saying that they come from the shop's own pages (Sec-Fetch-Site).
  */
 export interface Shopper {
   get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
@@ -43,7 +43,7 @@ export async function shopper(
         await app.inject({
           method: "GET",
           url,
-          headers: { host: "shop.test", cookie: cookie(), ...headers },
+          headers: { host: "shop.test", cookie: cookie(), "sec-fetch-site": "same-origin", ...headers },
         }),
       ),
     post: async (url, fields, options = {}) =>

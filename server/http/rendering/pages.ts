@@ -3,10 +3,10 @@ import type { Locale } from "../../i18n/locales.ts";
 import type { RouteParams } from "../../i18n/routes.ts";
 import { digest } from "../caching/digest.ts";
 import { answerWithKeptPage } from "../caching/kept-page-answer.ts";
-import { type CachedPage, createPageCache, cutPage, newTokenMarker } from "../caching/page-cache.ts";
+import { type CachedPage, createPageCache, keptPage } from "../caching/page-cache.ts";
 import { readCartId } from "../cookies/cart-cookie.ts";
 import type { LiveRoutes } from "../localized-routes.ts";
-import { holdsCredentials } from "../security/form-protection.ts";
+import { holdsCredentials, sendsFetchMetadata } from "../security/form-protection.ts";
 import { claimsSession } from "../security/signed-in.ts";
 import type { Services } from "../services.ts";
 import { originOf } from "./origin.ts";
@@ -132,26 +132,32 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       // order, their photos); the header's count is part of every name, so a change to the
       // cart in another tab is never missed.
       const signedIn = claimsSession(request);
+      // Forms carry the hour's shared token, the same for everyone, unless this browser
+      // holds our cookies and tells nothing of where its posts come from: then a token of
+      // its own, and the page is made for it alone, never kept (form-protection.ts).
+      const ownToken = holdsCredentials(request) && !sendsFetchMetadata(request);
+      const sharedToken = app.sharedFormTokens.current();
+      const keepable = cacheable && !ownToken;
       let resolved: PageData | undefined;
       let personal = options.personal;
-      if (cacheable && personal === undefined && options.keyedByData) {
+      if (keepable && personal === undefined && options.keyedByData) {
         resolved = typeof data === "function" ? await data() : data;
         personal = `data ${digest(JSON.stringify(resolved))}`;
       }
       const personalKey =
-        cacheable && personal !== undefined
-          ? `${origin} ${locale} ${view} ${personal} ${count} ${signedIn} ${request.url}`
+        keepable && personal !== undefined
+          ? `${origin} ${locale} ${view} ${personal} ${count} ${signedIn} ${sharedToken} ${request.url}`
           : undefined;
       const personalCopy = personalKey ? personalPages.get(personalKey) : undefined;
       if (personalCopy) return answerWithKeptPage(this, personalCopy, send);
 
-      // A shared page differs between shoppers only in the header's cart count (the CSRF
-      // token is filled in per response), so shoppers with as many items share one copy.
-      // The origin is in its links: a request naming another host must never hand its
-      // links to everyone else. Only a GET: a post's answer says what that post did.
+      // A shared page differs between shoppers only in the header's cart count, so shoppers
+      // with as many items share one copy. The origin is in its links: a request naming
+      // another host must never hand its links to everyone else. Only a GET: a post's
+      // answer says what that post did.
       const cacheKey =
-        options.cacheable && cacheable
-          ? `${origin} ${locale} ${view} ${count} ${signedIn} ${options.cacheVariant ?? ""} ${request.url}`
+        options.cacheable && keepable
+          ? `${origin} ${locale} ${view} ${count} ${signedIn} ${sharedToken} ${options.cacheVariant ?? ""} ${request.url}`
           : undefined;
       /**
        * A shared page answered to a shopper (a browser with cookies) may go to the same
@@ -175,9 +181,6 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         return answerWithKeptPage(this, cached, send);
       }
       const keptAs = cacheKey ?? personalKey;
-      // Where this rendering's forms put their token, if the page is kept (page-cache.ts).
-      const marker = keptAs ? newTokenMarker() : undefined;
-
       const context = pageContext({
         request,
         origin,
@@ -186,10 +189,9 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         cartCount: count,
         signedIn,
         noindex: options.noindex ?? false,
-        // A page bound for the cache gets the marker; each response fills in its own token.
         csrfToken: () => {
-          if (marker) return marker;
-          token ??= holdsCredentials(request) ? this.generateCsrf() : app.sharedFormTokens.current();
+          if (!ownToken) return sharedToken;
+          token ??= this.generateCsrf();
           return token;
         },
       });
@@ -199,8 +201,8 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         ...context,
         ...(resolved ?? (typeof data === "function" ? await data() : data)),
       });
-      if (!keptAs || !marker) return send(html);
-      const page = cutPage(html, marker);
+      if (!keptAs) return send(html);
+      const page = keptPage(html, cacheKey !== undefined);
       (cacheKey ? cache : personalPages).set(keptAs, page);
       offerToShopper(page);
       return answerWithKeptPage(this, page, send);

@@ -9,15 +9,19 @@ import { shopperCookieName } from "../cookies/shopper-cookie.ts";
  * Protection of every form post against cross-site request forgery, in two layers.
  *
  * 1. Where the request comes from, as the browser says it (Fetch Metadata, else Origin).
- *    A post a browser marks as coming from another site is refused, whatever it carries.
- * 2. The form's token. A shopper who holds one of our cookies gets a token bound to a
- *    secret of their own (@fastify/csrf-protection). A visitor who holds none gets the
- *    shared token: signed by the shop, the same for everyone for an hour. Forgery abuses
- *    the cookies a browser sends by itself, and such a visitor has none to abuse, so their
- *    pages can be one ready-made answer for everyone instead of one with a fresh secret
- *    cookie each (which cost a product page two thirds of its throughput). The shared
- *    token is accepted from a shopper with cookies only when the browser says the post is
- *    same-origin: a form that was open in a tab from before the first cookie still works.
+ *    A post a browser marks as coming from another site is refused, whatever it carries;
+ *    one it marks as coming from the shop's own pages is accepted on that alone. Neither
+ *    header can be set by a page, and every current browser sends one of them on a post.
+ * 2. For a post that tells neither (an old browser, or one behind a proxy that strips
+ *    them), the form's token. A shopper who holds one of our cookies gets a token bound to
+ *    a secret of their own (@fastify/csrf-protection), but only on pages asked for without
+ *    Fetch Metadata: such a browser will post without it too. Everyone else's forms carry
+ *    the shared token: signed by the shop, the same for everyone for an hour, accepted
+ *    without layer 1 only from a browser that holds none of our cookies (forgery abuses the
+ *    cookies a browser sends by itself, and it has none to abuse).
+ *
+ * So a page is the same bytes for everyone who sees the same data, and can be kept and
+ * answered as it is (pages.ts), instead of one rendering per shopper's token.
  */
 
 /** The cookies that carry a shopper's standing: forged posts would ride on these. */
@@ -89,6 +93,14 @@ export function provenanceOf(request: FastifyRequest, publicUrl?: string): Prove
   }
 }
 
+/**
+ * Whether the browser tells where its requests come from (Sec-Fetch-Site): it then says so
+ * on its posts too, and its pages need no token of their own.
+ */
+export function sendsFetchMetadata(request: FastifyRequest): boolean {
+  return typeof request.headers["sec-fetch-site"] === "string";
+}
+
 /** Whether the request carries (or this response just issued) any cookie a forgery could ride on. */
 export function holdsCredentials(request: FastifyRequest): boolean {
   const cookies = request.cookies;
@@ -123,9 +135,10 @@ export function registerFormProtection(
       reply.send(forbidden("FORM_CROSS_SITE", "A form post from another site"));
       return;
     }
+    if (provenance === "same-origin") return next();
     const token = tokenOf(request);
     if (token !== undefined && tokens.isShared(token)) {
-      if (tokens.verify(token) && (provenance === "same-origin" || !holdsCredentials(request))) return next();
+      if (tokens.verify(token) && !holdsCredentials(request)) return next();
       reply.send(forbidden("FST_CSRF_INVALID_TOKEN", "Invalid csrf token"));
       return;
     }
