@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { keepSignedInPage } from "../accounts/account-standing.ts";
+import { keepSignedInPage } from "../accounts/keep-signed-in-page.ts";
 import { localMoment, parseCutOff } from "../domain/delivery-times.ts";
 import { awaitsPayment, isOrderStatus, isPaid } from "../domain/order-lifecycle.ts";
 import { orderNumber } from "../domain/order-number.ts";

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { keepSignedInPage } from "../accounts/account-standing.ts";
+import { keepSignedInPage } from "../accounts/keep-signed-in-page.ts";
 import { localMoment } from "../domain/delivery-times.ts";
+import { shopperShown } from "../http/caching/page-shows.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { requireAccount } from "../http/security/account-guard.ts";
 import type { Services } from "../http/services.ts";
@@ -23,10 +24,7 @@ export function accountPhotosRoutes(app: FastifyInstance, services: Services, ro
     const t = i18n.t[locale];
     const owner = session.account.ownerId;
     // Read before the photos and books, so a change in between fails the check.
-    const revision = await projects.shopperRevision(owner);
-    await keepSignedInPage(services, request, reply, session, {
-      stored: async () => (await projects.shopperRevision(owner)) === revision,
-    });
+    await keepSignedInPage(services, request, reply, session, await shopperShown(projects, owner));
     const [photos, books] = await Promise.all([uploads.listByOwner(owner), projects.listByOwner(owner)]);
     const ordered = await projects.ordered(books.map((book) => book.id));
     const projectHref = (project: string) => i18n.routes.pathFor("editorProject", locale, { project });

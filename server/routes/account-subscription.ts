@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { keepSignedInPage } from "../accounts/account-standing.ts";
+import { keepSignedInPage } from "../accounts/keep-signed-in-page.ts";
 import { localMoment } from "../domain/delivery-times.ts";
 import {
   subscriptionAwaitsPayment,

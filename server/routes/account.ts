@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { keepSignedInPage } from "../accounts/account-standing.ts";
 import { checkCurrentPassword } from "../accounts/current-password.ts";
+import { keepSignedInPage } from "../accounts/keep-signed-in-page.ts";
 import type { RefusalNotice } from "../accounts/password-back-off.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { emailChangeForm, passwordChangeForm } from "../forms/account-forms.ts";

@@ -1,12 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { accountStanding } from "../accounts/account-standing.ts";
-import { cartStanding } from "../cart/cart-standing.ts";
 import { checkoutState, loadShopperCart } from "../cart/shopper-cart.ts";
 import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkout-steps.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { allHold } from "../http/caching/ready-answers.ts";
+import { accountShown, cartShown, type PageShows, pageShows } from "../http/caching/page-shows.ts";
 import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
 import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -23,8 +21,8 @@ interface AddressPageState {
   rateLimited?: string;
   /** The account's addresses, when the browser is signed in. */
   saved?: SavedChoice[];
-  /** For a plain look: names what the page shows of the shopper, to keep it under (pages.ts). */
-  personal?: string;
+  /** For a plain look: what the page shows of the shopper (page-shows.ts). */
+  shows?: PageShows;
 }
 
 /** One of the account's addresses as the address step offers it. */
@@ -80,7 +78,7 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, rout
         checkoutSteps,
         saved: saved.map(({ href, label, lines }) => ({ href, label, lines })),
       },
-      { noindex: true, status, personal: state.personal },
+      { noindex: true, status, shows: state.shows },
     );
   };
 
@@ -88,17 +86,13 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, rout
     // Both read before what the page shows of them, so a change in between fails the check:
     // the cart's revision, and the session with its account's (addresses added elsewhere,
     // signing out everywhere).
-    const cartId = readCartId(request);
-    const standing = await cartStanding(carts, cartId);
-    const session = standing && (await request.signedIn());
-    const account = session && accountStanding(services.accounts, session, services.now);
+    const shownCart = await cartShown(carts, readCartId(request));
+    const session = shownCart && (await request.signedIn());
     const cart = await loadShopperCart(services, request);
     const elsewhere = redirectFor("cartAddress", checkoutState(cart));
     if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
     // Signed in: the address chosen from the account's, or the one used last, unless the cart has one.
     const saved = await savedAddresses(request);
-    // A plain look again, by the same browser: the page as sent, while cart and account stand.
-    if (standing) reply.keepReady(account ? allHold(standing.holds, account.holds) : standing.holds);
     const query = request.query as Record<string, unknown>;
     const chosen = saved.find(
       (s) => s.address.id === query[i18n.t[request.locale]("account.checkout.query")],
@@ -107,7 +101,11 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, rout
     return showForm(request, reply, {
       values: addressValues(address, request.locale),
       saved,
-      personal: standing && `cart ${cartId} ${standing.revision} ${account?.name ?? "guest"}`,
+      shows:
+        shownCart &&
+        (session
+          ? pageShows(shownCart, accountShown(services.accounts, session, services.now))
+          : pageShows(shownCart)),
     });
   });
 

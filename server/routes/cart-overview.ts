@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { cartStanding } from "../cart/cart-standing.ts";
 import {
   checkoutState,
   lineViews,
@@ -14,7 +13,7 @@ import { type CheckoutStep, checkoutSteps, redirectFor } from "../domain/checkou
 import { addressLines } from "../domain/delivery-address.ts";
 import { orderPagePath } from "../domain/order-link.ts";
 import { orderProduction, type WorkingDays } from "../domain/order-production.ts";
-import { allHold } from "../http/caching/ready-answers.ts";
+import { cartShown, clockShown, type PageShows, pageShows } from "../http/caching/page-shows.ts";
 import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
@@ -89,7 +88,7 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
     cart: ShopperCart,
     notice?: string,
     /** For a plain look: names what the page shows of the shopper, to keep it under (pages.ts). */
-    personal?: string,
+    shows?: PageShows,
   ) => {
     const locale = request.locale;
     const t = i18n.t[locale];
@@ -114,32 +113,19 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
         notice,
         checkoutSteps,
       },
-      { noindex: true, status: notice ? 422 : 200, personal },
+      { noindex: true, status: notice ? 422 : 200, shows },
     );
   };
 
   route("cartOverview", "GET", async (request, reply) => {
-    const cartId = readCartId(request);
-    const standing = await cartStanding(services.carts, cartId);
-    const period = services.deliveryTimes.period(services.now());
+    // The cart at its revision, and the part of the day (its delivery dates). Its order key
+    // too stays while they do: the same cart is the same order.
+    const shownCart = await cartShown(services.carts, readCartId(request));
+    const period = clockShown("period", () => services.deliveryTimes.period(services.now()));
     const cart = await loadShopperCart(services, request);
     const elsewhere = redirectFor("cartOverview", checkoutState(cart));
     if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
-    // A plain look again, by the same browser: the page as sent, while the cart and the part of
-    // the day (its delivery dates) stand. Its order key too: the same cart is the same order.
-    if (standing)
-      reply.keepReady(
-        allHold(standing.holds, {
-          meanwhile: () => services.deliveryTimes.period(services.now()) === period,
-        }),
-      );
-    return showOverview(
-      request,
-      reply,
-      cart,
-      undefined,
-      standing && `cart ${cartId} ${standing.revision} ${period}`,
-    );
+    return showOverview(request, reply, cart, undefined, shownCart && pageShows(shownCart, period));
   });
 
   route("cartOverview", "POST", async (request, reply) => {

@@ -13,6 +13,7 @@ import { checkoutSteps } from "../domain/checkout-steps.ts";
 import { crossSellTips } from "../domain/cross-sell.ts";
 import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
+import { cartShown, pageShows } from "../http/caching/page-shows.ts";
 import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
 import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -126,14 +127,13 @@ export function cartRoutes(
   ): Promise<FastifyReply> {
     reply.header("cache-control", "private, no-store");
     const t = i18n.t[request.locale];
-    // The plain page of a cart (no message, no refusal) is kept per revision: the database
-    // raises the revision with every change the page shows (migration 0007).
+    // The plain page of a cart (no message, no refusal) shows the cart at its revision, which
+    // the database raises with every change the page shows (migration 0007). A cart that is
+    // gone, cleaned up or never there, stays gone (ids are never used again): the same empty
+    // cart as everyone's.
     const cartId = readCartId(request);
     const plain = request.method === "GET" && status === 200 && Object.keys(state).length === 0;
-    const revision = plain && cartId ? await carts.revision(cartId) : undefined;
-    // The whole answer may be sent again to this browser while the revision stands (a cart
-    // that is gone, cleaned up or never there, stays gone: ids are never used again).
-    if (plain && cartId) reply.keepReady({ stored: async () => (await carts.revision(cartId)) === revision });
+    const cart = plain ? await cartShown(carts, cartId) : undefined;
     return reply.page(
       "pages/cart-contents",
       async () => ({
@@ -144,9 +144,8 @@ export function cartRoutes(
         noindex: true,
         status,
         fragment,
-        // Without a cart it is the same empty cart for everyone.
-        cacheable: plain && !cartId,
-        personal: plain && cartId ? `cart ${cartId}@${revision ?? "gone"}` : undefined,
+        cacheable: plain && !cart,
+        shows: cart && pageShows(cart),
       },
     );
   }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PhotoUploadParams } from "../../islands/photo-upload/contract.ts";
-import { headerCountHolds } from "../cart/cart-standing.ts";
 import { type ProjectCart, projectCartLines } from "../cart/project-lines.ts";
 import { type Orientation, orientations, type Product, type ProductSize } from "../domain/catalogue.ts";
 import { formatPrice } from "../domain/money.ts";
@@ -10,7 +9,7 @@ import { type OptionRequest, resolveOptions } from "../domain/product-options.ts
 import { tabSlug } from "../domain/tab-slug.ts";
 import { addToCartForm, maxQuantity } from "../forms/add-to-cart-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
-import { allHold } from "../http/caching/ready-answers.ts";
+import { headerCountShown, pageShows, type Shown, shopperShown } from "../http/caching/page-shows.ts";
 import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
 import { ensureShopperId, readShopperId } from "../http/cookies/shopper-cookie.ts";
 import { clientLimitReached, overClientLimit, retryText } from "../http/limits/client-limits.ts";
@@ -367,7 +366,8 @@ export function editorRoutes(
     } = {},
     status = 200,
     /** The shopper's revision, read before the project: the plain page is then kept under it. */
-    standing?: { owner: string; revision: number },
+    /** The shopper's photos and books at their revision, read before the project (page-shows.ts). */
+    shopper?: Shown,
   ) => {
     const locale = request.locale;
     const t = i18n.t[locale];
@@ -387,16 +387,10 @@ export function editorRoutes(
     // The plain page changes only with the shopper's photos and books (their revision, raised
     // by the database on every instance) and the header's cart count: while both stand, the
     // same browser asking again gets it as sent (ready-answers.ts).
-    const plain = standing && status === 200 && !state.notice && !state.removed && !state.cart;
-    if (plain) {
-      const headerHolds = await headerCountHolds(services.carts, request);
-      reply.keepReady(
-        allHold(
-          { stored: async () => (await projects.shopperRevision(standing.owner)) === standing.revision },
-          headerHolds,
-        ),
-      );
-    }
+    const plain = shopper && status === 200 && !state.notice && !state.removed && !state.cart;
+    // The plain page changes only with the shopper's photos and books (their revision, raised
+    // by the database on every instance) and the header's cart count.
+    const shows = plain ? pageShows(shopper, await headerCountShown(services.carts, request)) : undefined;
     return reply.page(
       "pages/editor-project",
       {
@@ -432,7 +426,7 @@ export function editorRoutes(
         status,
         noindex: true,
         alternateParams: perLocale(() => ({ project: project.id })),
-        personal: plain ? `project ${project.id} ${standing.owner}@${standing.revision}` : undefined,
+        shows,
       },
     );
   };
@@ -440,7 +434,7 @@ export function editorRoutes(
   route("editorProject", "GET", async (request, reply) => {
     // Read before the project and its photos, so a change in between fails the check.
     const owner = readShopperId(request);
-    const standing = owner ? { owner, revision: await projects.shopperRevision(owner) } : undefined;
+    const shopper = owner ? await shopperShown(projects, owner) : undefined;
     const own = await ownProject(request);
     if (!own) return reply.callNotFound();
     return showProject(
@@ -452,7 +446,7 @@ export function editorRoutes(
         removed: takeRemovedNotice(request, reply, i18n.t[request.locale]),
       },
       200,
-      standing,
+      shopper,
     );
   });
 

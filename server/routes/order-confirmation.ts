@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PaymentState } from "../../islands/payment-status/contract.ts";
-import { accountStanding } from "../accounts/account-standing.ts";
-import { headerCountHolds } from "../cart/cart-standing.ts";
 import { addressLines } from "../domain/delivery-address.ts";
 import { localMoment, parseCutOff } from "../domain/delivery-times.ts";
 import { awaitsPayment, isOrderStatus, isPaid, type OrderStatus } from "../domain/order-lifecycle.ts";
@@ -12,7 +10,14 @@ import { hashPassword } from "../domain/password-hash.ts";
 import { saveDetailsForm } from "../forms/account-forms.ts";
 import type { FieldError } from "../forms/form.ts";
 import { digest } from "../http/caching/digest.ts";
-import { allHold, type StillHolds } from "../http/caching/ready-answers.ts";
+import {
+  accountShown,
+  headerCountShown,
+  type PageShows,
+  pageShows,
+  type Shown,
+  shopperShown,
+} from "../http/caching/page-shows.ts";
 import { takeFlash } from "../http/cookies/flash-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
@@ -100,37 +105,40 @@ export function orderConfirmationRoutes(
   const standingShown = (order: OrderStanding) => JSON.stringify([order.status, order.address]);
 
   /**
-   * The check for a paid order's kept page (ready-answers.ts): what can still change is the
-   * order's status and address (one row, compared with what the page shows), its photo books
-   * (their owners' revisions, migration 0015), the browser's account (account-standing.ts)
-   * and the header's count. Undefined when the books moved in the meantime: nothing is kept.
+   * What a paid order's page shows (page-shows.ts): the order's status and address (one
+   * row, compared with what the page shows), its photo books (their owners' revisions,
+   * migration 0015), the browser's account and the header's count. Undefined when the books
+   * moved in the meantime: nothing is kept.
    */
-  const orderStillHolds = async (
+  const orderPageShows = async (
     request: FastifyRequest,
     own: NonNullable<Awaited<ReturnType<typeof ownOrder>>>,
     order: Order,
     projects: Map<string, PhotoProject>,
-  ): Promise<StillHolds | undefined> => {
+  ): Promise<PageShows | undefined> => {
     const owners = [...new Set([...projects.values()].map((project) => project.ownerId))];
-    const revisions = await Promise.all(owners.map((owner) => services.projects.shopperRevision(owner)));
+    const books = await Promise.all(owners.map((owner) => shopperShown(services.projects, owner)));
     // The books were read before their revisions and might have changed since: read again
     // after them, so a change in between keeps nothing rather than a page that misses it.
     const booksShown = (books: Map<string, PhotoProject>) => JSON.stringify([...books]);
     if (owners.length > 0 && booksShown(await projectsOf(order)) !== booksShown(projects)) return undefined;
     const shown = standingShown(order);
-    const account = own.session && accountStanding(services.accounts, own.session, services.now);
-    const headerHolds = await headerCountHolds(services.carts, request);
-    const orderHolds: StillHolds = {
-      stored: async () => {
-        const now = await orders.standing(order.id);
-        if (!now || standingShown(now) !== shown) return false;
-        for (const [i, owner] of owners.entries()) {
-          if ((await services.projects.shopperRevision(owner)) !== revisions[i]) return false;
-        }
-        return true;
+    const orderPart: Shown = {
+      source: "order",
+      name: `order ${order.id} ${digest(orderShown(order, own.signedIn, projects))}`,
+      holds: {
+        stored: async () => {
+          const now = await orders.standing(order.id);
+          return now !== undefined && standingShown(now) === shown;
+        },
       },
     };
-    return allHold(orderHolds, ...(account ? [account.holds] : []), headerHolds);
+    return pageShows(
+      orderPart,
+      ...books,
+      ...(own.session ? [accountShown(services.accounts, own.session, services.now)] : []),
+      await headerCountShown(services.carts, request),
+    );
   };
 
   /** What the order page says after its claim link was asked for, or used. */
@@ -177,9 +185,7 @@ export function orderConfirmationRoutes(
     // changed, the same browser asking again gets the page as sent (ready-answers.ts). Before
     // payment the provider is asked on every visit, so nothing is kept.
     const keep = code === 200 && !notice && !claimSent && isPaid(status);
-    const stillHolds = keep ? await orderStillHolds(request, own, order, projects) : undefined;
-    if (stillHolds) reply.keepReady(stillHolds);
-    const shown = stillHolds && orderShown(order, own.signedIn, projects);
+    const shows = keep ? await orderPageShows(request, own, order, projects) : undefined;
     reply.header("cache-control", "private, no-store");
     return reply.page(
       "pages/order-confirmation",
@@ -252,7 +258,7 @@ export function orderConfirmationRoutes(
         alternateQuery: { nl: url.slice(url.indexOf("?") + 1), de: url.slice(url.indexOf("?") + 1) },
         fragment: "partials/payment-status",
         status: code,
-        personal: shown && `order ${order.id} ${digest(shown)}`,
+        shows,
       },
     );
   };

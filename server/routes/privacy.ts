@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { eraseAccount, exportAccount } from "../accounts/account-data.ts";
-import { keepSignedInPage } from "../accounts/account-standing.ts";
 import { signOutBrowser } from "../accounts/browser-session.ts";
 import { checkCurrentPassword } from "../accounts/current-password.ts";
+import { keepSignedInPage } from "../accounts/keep-signed-in-page.ts";
 import type { RefusalNotice } from "../accounts/password-back-off.ts";
 import { accountDeleteForm } from "../forms/account-forms.ts";
 import type { FieldError } from "../forms/form.ts";

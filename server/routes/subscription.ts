@@ -1,13 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { accountStanding } from "../accounts/account-standing.ts";
-import { headerCountHolds } from "../cart/cart-standing.ts";
 import { formatPrice } from "../domain/money.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { offerEndsAt, type Plan, planById, plans, recommendedPlanId } from "../domain/subscription-plans.ts";
 import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { subscriptionForm, subscriptionPlanForm } from "../forms/subscription-form.ts";
-import { allHold } from "../http/caching/ready-answers.ts";
+import {
+  accountShown,
+  clockShown,
+  headerCountShown,
+  pageShows,
+  shopperShown,
+} from "../http/caching/page-shows.ts";
 import { hasFlash } from "../http/cookies/flash-cookie.ts";
 import { readShopperId, setShopperId } from "../http/cookies/shopper-cookie.ts";
 import { overRateLimit } from "../http/limits/form-rate-limit.ts";
@@ -147,6 +151,8 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
     };
   };
 
+  const offerVariant = () => offerEndsAt(new Date()).toISOString();
+
   const showPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -156,8 +162,8 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
     const locale = request.locale;
     const t = i18n.t[locale];
     const owner = readShopperId(request);
-    // Read before the photos, so a change in between fails the check below.
-    const revision = owner ? await projects.shopperRevision(owner) : undefined;
+    // Read before the photos, so a change in between fails the check of a kept page.
+    const shopper = owner ? await shopperShown(projects, owner) : undefined;
     const session = await request.signedIn();
     const shopperUploads = owner ? await uploads.listByOwner(owner) : [];
     // Photos in a book that was ordered stay (production needs them): those have no remove button.
@@ -168,26 +174,19 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
       questions: t("subscription.tabs.questions"),
     };
     reply.header("cache-control", "private, no-store");
-    // A shopper's own page changes with their photos and books (their revision, raised by the
-    // database on every instance), the account it is signed in to, and the header's count:
-    // while these stand, the same browser asking again gets it as sent (ready-answers.ts).
-    const own =
-      status === 200 && owner !== undefined && revision !== undefined && Object.keys(state).length === 0;
-    const account = session && accountStanding(services.accounts, session, services.now);
-    const personal =
+    // A shopper's own page shows their photos and books (their revision, raised by the
+    // database on every instance), the account it is signed in to, the header's count and
+    // the offer's end date.
+    const own = status === 200 && shopper !== undefined && Object.keys(state).length === 0;
+    const shows =
       own && !hasFlash(request, removedFlash)
-        ? `shopper ${owner}@${revision} ${account?.name ?? "guest"}`
+        ? pageShows(
+            shopper,
+            ...(session ? [accountShown(services.accounts, session, services.now)] : []),
+            await headerCountShown(services.carts, request),
+            clockShown("offer ends", offerVariant),
+          )
         : undefined;
-    if (personal && owner !== undefined) {
-      const headerHolds = await headerCountHolds(services.carts, request);
-      reply.keepReady(
-        allHold(
-          { stored: async () => (await projects.shopperRevision(owner)) === revision },
-          ...(account ? [account.holds] : []),
-          headerHolds,
-        ),
-      );
-    }
     // A function: when the page cache has the page, none of this is worked out.
     return reply.page(
       "pages/subscription",
@@ -219,7 +218,10 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
         // A shopper without photos sees what everyone without photos sees: that copy is shared.
         // Signed in, the form names the account's address: never shared.
         cacheable: status === 200 && !owner && !session,
-        personal,
+        // The plans' texts name the offer's end: a shared copy is made again when it passes.
+        cacheVariant: offerVariant(),
+        currentVariant: offerVariant,
+        shows,
       },
     );
   };

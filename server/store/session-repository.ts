@@ -11,7 +11,7 @@ export interface Session {
   account: Account;
   /**
    * When it stops holding unless used again (its idle or absolute end): until then a kept
-   * page's check need not resolve it again (server/accounts/account-standing.ts).
+   * page's check need not resolve it again (server/http/caching/page-shows.ts).
    */
   endsAt: Date;
   /**

@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { projectRoot } from "../../config.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import type { RouteParams } from "../../i18n/routes.ts";
 import { digest } from "../caching/digest.ts";
 import { answerWithKeptPage } from "../caching/kept-page-answer.ts";
 import { type CachedPage, createPageCache, keptPage } from "../caching/page-cache.ts";
+import type { PageShows, Source } from "../caching/page-shows.ts";
+import { releaseId } from "../caching/release-id.ts";
 import { readCartId } from "../cookies/cart-cookie.ts";
 import type { LiveRoutes } from "../localized-routes.ts";
 import { holdsCredentials, sendsFetchMetadata } from "../security/form-protection.ts";
@@ -25,6 +28,8 @@ declare module "fastify" {
       data: PageData | (() => PageData | Promise<PageData>),
       options?: PageOptions,
     ): Promise<FastifyReply>;
+    /** What the page rendered for this reply declared it shows (PageOptions.shows): read by tests. */
+    pageSources?: readonly Source[];
   }
 }
 
@@ -62,12 +67,12 @@ export interface PageOptions {
    */
   currentVariant?: () => string;
   /**
-   * For a page of one shopper's own (their cart): a name for everything of theirs it shows,
-   * such as the cart's id and revision. The rendered page is kept under it, briefly and in
-   * this process, and each response fills in the shopper's own token; a name that changes
-   * with every change of what is shown can never give out a stale copy.
+   * For a plain page of one shopper's own (their cart, their photo book): what it shows,
+   * declared once (page-shows.ts). The rendering is kept under its name, briefly and in this
+   * process, and the same browser asking again gets the answer as sent while every part
+   * still holds (ready-answers.ts). Read before the data the page shows.
    */
-  personal?: string;
+  shows?: PageShows;
   /**
    * For a page of one shopper's own whose data the route reads afresh on every request (an
    * account page): kept under a digest of that data, so the same data is answered without
@@ -89,6 +94,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
   const personalPages = createPageCache({ ttlMs: 60_000, maxEntries: 300 });
 
   registerRequestLocale(app, services);
+  const release = services.config.development ? "" : releaseId(projectRoot);
 
   async function cartCount(request: FastifyRequest, cartId: string | undefined): Promise<number> {
     if (!cartId) return 0;
@@ -139,7 +145,11 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       const sharedToken = app.sharedFormTokens.current();
       const keepable = cacheable && !ownToken;
       let resolved: PageData | undefined;
-      let personal = options.personal;
+      let personal = options.shows?.key;
+      if (options.shows) {
+        this.keepReady(options.shows.holds);
+        this.pageSources = options.shows.sources;
+      }
       if (keepable && personal === undefined && options.keyedByData) {
         resolved = typeof data === "function" ? await data() : data;
         personal = `data ${digest(JSON.stringify(resolved))}`;
@@ -148,9 +158,6 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         keepable && personal !== undefined
           ? `${origin} ${locale} ${view} ${personal} ${count} ${signedIn} ${sharedToken} ${request.url}`
           : undefined;
-      const personalCopy = personalKey ? personalPages.get(personalKey) : undefined;
-      if (personalCopy) return answerWithKeptPage(this, personalCopy, send);
-
       // A shared page differs between shoppers only in the header's cart count, so shoppers
       // with as many items share one copy. The origin is in its links: a request naming
       // another host must never hand its links to everyone else. Only a GET: a post's
@@ -159,6 +166,17 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         options.cacheable && keepable
           ? `${origin} ${locale} ${view} ${count} ${signedIn} ${sharedToken} ${options.cacheVariant ?? ""} ${request.url}`
           : undefined;
+      const keptAs = cacheKey ?? personalKey;
+      // The key names everything the page shows (that is what makes a kept copy safe to
+      // send), so with the release it is the page's version: a browser that has it is told
+      // so without a rendering, on any instance of the release.
+      if (keptAs && (options.status ?? 200) === 200) {
+        const etag = `W/"${digest(`${release} ${view} ${keptAs}`)}"`;
+        this.header("etag", etag);
+        if (request.headers["if-none-match"]?.split(/\s*,\s*/).includes(etag)) return this.code(304).send();
+      }
+      const personalCopy = personalKey ? personalPages.get(personalKey) : undefined;
+      if (personalCopy) return answerWithKeptPage(this, personalCopy, send);
       /**
        * A shared page answered to a shopper (a browser with cookies) may go to the same
        * browser again as a ready answer (ready-answers.ts) while it is still the kept copy,
@@ -180,7 +198,6 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         offerToShopper(cached);
         return answerWithKeptPage(this, cached, send);
       }
-      const keptAs = cacheKey ?? personalKey;
       const context = pageContext({
         request,
         origin,

@@ -28,7 +28,7 @@ const accountRow = (id: string): Schema["accounts"] => ({
 });
 
 /**
- * The account's pages are kept per account revision (account-standing.ts), so every change
+ * The account's pages are kept per account revision (page-shows.ts), so every change
  * they can show, and the end of any of its sessions, must raise it: the database's own
  * triggers (migration 0016), whatever code makes the change, on whichever instance.
  */
