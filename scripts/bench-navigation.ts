@@ -104,6 +104,7 @@ async function navigate(page: CdpSession, selector: string): Promise<Arrival & {
   await click(page, selector);
   await waitFor(
     page,
+    `${target} opened and loaded`,
     `location.pathname === ${JSON.stringify(target)} && document.readyState === "complete"`,
     30_000,
   );
@@ -137,7 +138,7 @@ async function main() {
             });
             await applyProfile(page, profileName, rules);
             await page.send("Page.navigate", { url: `${shop.origin}/` });
-            await waitFor(page, `document.readyState === "complete"`, 30_000);
+            await waitFor(page, "the home page loaded", `document.readyState === "complete"`, 30_000);
             const home = await arrival(page);
             record("home (load)", { ...home, clickToPaint: Number.NaN });
             await evaluate(page, "window.__mark = 'home'");
@@ -150,6 +151,7 @@ async function main() {
               await evaluate(page, "history.back()");
               await waitFor(
                 page,
+                `Back to the ${expected} page`,
                 `document.readyState === "complete" && document.querySelector("h1")`,
                 30_000,
               );
@@ -190,7 +192,7 @@ async function main() {
           await page.send("Page.navigate", {
             url: `${shop.origin}/assortiment/fotoboeken/exclusief-fotoboek`,
           });
-          await waitFor(page, `document.readyState === "complete"`, 30_000);
+          await waitFor(page, "the product page loaded", `document.readyState === "complete"`, 30_000);
           const m = await evaluate<{ header: number; title: number; price: number }>(
             page,
             `({ header: document.querySelector(".site-header").getBoundingClientRect().height,

@@ -12,7 +12,17 @@ import type { Readable, Writable } from "node:stream";
  * passes --disable-back-forward-cache). Used by the prerender journey and bench:navigation.
  */
 export interface CdpSession {
-  send<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /**
+   * Sends a command and resolves with its answer. Rejects, naming the command, when no answer
+   * comes within `timeoutMs` (15 s unless given), or when the session ends first: Chromium
+   * never answers a command that was under way in a page it swaps out (a prerendered page's
+   * activation detaches the old page's session), so without this such a wait never ends.
+   */
+  send<T = Record<string, unknown>>(
+    method: string,
+    params?: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<T>;
   on(method: string, listener: (params: Record<string, unknown>) => void): void;
 }
 
@@ -20,6 +30,18 @@ export interface PipeBrowser {
   /** A new tab, attached through its tab target; its page session. */
   newPage(): Promise<CdpSession>;
   close(): Promise<void>;
+}
+
+/** How long a command may go unanswered unless its caller says otherwise. */
+const commandTimeoutMs = 15_000;
+
+/** Rejects with `message` unless `promise` settles within `timeoutMs`. */
+function within<T>(promise: Promise<T>, timeoutMs: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), timeoutMs);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 export async function launchPipeBrowser(
@@ -47,13 +69,29 @@ export async function launchPipeBrowser(
   const input = child.stdio[3] as Writable;
   const output = child.stdio[4] as Readable;
   let nextId = 1;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  /** Commands awaiting their answer, with the session they went to ("" for the browser). */
+  const pending = new Map<
+    number,
+    { sessionId: string; method: string; resolve: (v: unknown) => void; reject: (e: Error) => void }
+  >();
+  const failPending = (which: (sessionId: string) => boolean, why: string) => {
+    for (const [id, waiter] of pending)
+      if (which(waiter.sessionId)) {
+        pending.delete(id);
+        waiter.reject(new Error(`${waiter.method}: ${why}`));
+      }
+  };
   const listeners = new Map<string, Array<(params: Record<string, unknown>) => void>>();
   const dispatchers: Array<{
     sessions: Set<string>;
     method: string;
     listener: (params: Record<string, unknown>) => void;
   }> = [];
+  let exited = false;
+  child.once("exit", () => {
+    exited = true;
+    failPending(() => true, "Chromium exited before it answered");
+  });
   let buffer = "";
   output.on("data", (chunk: Buffer) => {
     buffer += chunk.toString("utf8");
@@ -72,9 +110,13 @@ export async function launchPipeBrowser(
       if (message.id !== undefined) {
         const waiter = pending.get(message.id);
         pending.delete(message.id);
-        if (message.error) waiter?.reject(new Error(message.error.message));
+        if (message.error) waiter?.reject(new Error(`${waiter.method}: ${message.error.message}`));
         else waiter?.resolve(message.result);
       } else if (message.method) {
+        if (message.method === "Target.detachedFromTarget") {
+          const ended = message.params?.sessionId as string;
+          failPending((sessionId) => sessionId === ended, "the page's session ended before it answered");
+        }
         for (const listener of listeners.get(`${message.sessionId ?? ""} ${message.method}`) ?? [])
           listener(message.params ?? {});
         for (const d of dispatchers)
@@ -83,16 +125,20 @@ export async function launchPipeBrowser(
       }
     }
   });
-  const session = (sessionId?: string): CdpSession => ({
-    send<T>(method: string, params: Record<string, unknown> = {}) {
+  const session = (sessionId = ""): CdpSession => ({
+    send<T>(method: string, params: Record<string, unknown> = {}, timeoutMs = commandTimeoutMs) {
+      if (exited) return Promise.reject(new Error(`${method}: Chromium has exited`));
       const id = nextId++;
       input.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
-      return new Promise<T>((resolve, reject) =>
-        pending.set(id, { resolve: resolve as (v: unknown) => void, reject }),
+      const answer = new Promise<T>((resolve, reject) =>
+        pending.set(id, { sessionId, method, resolve: resolve as (v: unknown) => void, reject }),
+      );
+      return within(answer, timeoutMs, `${method}: no answer within ${timeoutMs} ms`).finally(() =>
+        pending.delete(id),
       );
     },
     on(method, listener) {
-      const key = `${sessionId ?? ""} ${method}`;
+      const key = `${sessionId} ${method}`;
       listeners.set(key, [...(listeners.get(key) ?? []), listener]);
     },
   });
@@ -120,36 +166,48 @@ export async function launchPipeBrowser(
         flatten: true,
       });
       const tab = session(tabSession);
-      // The page's sessions: its own, then each prerendered page's, which becomes the page
-      // when it is activated (its old session is detached then).
+      // The page's sessions: its own, then each prerendered page's. A prerendered page becomes
+      // the page when it is activated: Chromium then drops its "prerender" subtype and
+      // detaches the old page's session.
       let current: string | undefined;
       const sessions = new Set<string>();
-      const prerendered: string[] = [];
+      const prerendered = new Map<string, string>(); // targetId → sessionId
       const firstPage = new Promise<void>((resolve) => {
         tab.on("Target.attachedToTarget", (params) => {
-          const target = params.targetInfo as { type: string };
+          const target = params.targetInfo as { type: string; targetId: string; subtype?: string };
           if (target.type !== "page") return;
           const id = params.sessionId as string;
           sessions.add(id);
-          if (!current) {
+          if (target.subtype === "prerender") prerendered.set(target.targetId, id);
+          else if (!current) {
             current = id;
             resolve();
-          } else prerendered.push(id);
+          }
         });
+      });
+      tab.on("Target.targetInfoChanged", (params) => {
+        const target = params.targetInfo as { targetId: string; subtype?: string };
+        const id = prerendered.get(target.targetId);
+        if (id && target.subtype !== "prerender") {
+          prerendered.delete(target.targetId);
+          current = id;
+        }
       });
       tab.on("Target.detachedFromTarget", (params) => {
         const id = params.sessionId as string;
         sessions.delete(id);
-        if (id === current) current = prerendered.pop() ?? [...sessions].at(-1);
+        for (const [targetId, sessionId] of prerendered) if (sessionId === id) prerendered.delete(targetId);
+        // Activation detaches the old page before it reports the new one's change.
+        if (id === current) current = [...prerendered.values()].at(-1) ?? [...sessions].at(-1);
       });
       await tab.send("Target.setAutoAttach", {
         autoAttach: true,
         waitForDebuggerOnStart: false,
         flatten: true,
       });
-      await firstPage;
+      await within(firstPage, commandTimeoutMs, "the new tab's page was not attached within 15 s");
       const page: CdpSession = {
-        send: (method, params) => session(current).send(method, params),
+        send: (method, params, timeoutMs) => session(current).send(method, params, timeoutMs),
         on: (method, listener) => {
           dispatchers.push({ sessions, method, listener });
         },
@@ -159,37 +217,28 @@ export async function launchPipeBrowser(
       return page;
     },
     async close() {
-      await browser.send("Browser.close").catch(() => {});
-      await new Promise((resolve) => {
-        if (child.exitCode !== null) resolve(undefined);
+      await browser.send("Browser.close", {}, 5_000).catch(() => {});
+      const exit = new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) resolve(undefined);
         else child.once("exit", resolve);
+      });
+      await within(exit, 5_000, "Chromium did not exit").catch(() => {
+        child.kill("SIGKILL");
+        return exit;
       });
       rmSync(profile, { recursive: true, force: true });
     },
   };
 }
 
-/** Runs an expression in the page and returns its value (awaiting a promise). */
-export async function evaluate<T>(page: CdpSession, expression: string): Promise<T> {
+/** Runs an expression in the page and returns its value (awaiting a promise, at most `timeoutMs`). */
+export async function evaluate<T>(page: CdpSession, expression: string, timeoutMs?: number): Promise<T> {
   const { result, exceptionDetails } = await page.send<{
     result: { value: T };
     exceptionDetails?: { text: string; exception?: { description?: string } };
-  }>("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
+  }>("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true }, timeoutMs);
   if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
   return result.value;
-}
-
-/** Resolves with the next load of the page's main frame. */
-export function nextLoad(page: CdpSession): Promise<void> {
-  return new Promise((resolve) => {
-    let done = false;
-    page.on("Page.loadEventFired", () => {
-      if (!done) {
-        done = true;
-        resolve();
-      }
-    });
-  });
 }
 
 /** The centre of the first element matching `selector`, scrolled into view; undefined when none. */
@@ -218,13 +267,28 @@ export async function click(page: CdpSession, selector: string): Promise<void> {
   await page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x, y, button: "left", clickCount: 1 });
 }
 
-/** Polls `expression` in the page until it is truthy (a page swapped by activation included). */
-export async function waitFor(page: CdpSession, expression: string, timeoutMs = 10_000): Promise<void> {
+/**
+ * Polls `expression` in the page until it is truthy (a page swapped by activation included).
+ * Each try is bounded by what is left of `timeoutMs`; the error names `what` was awaited and
+ * the last answer, so a failed journey says at which step it stopped.
+ */
+export async function waitFor(
+  page: CdpSession,
+  what: string,
+  expression: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
+  let last = "false";
   for (;;) {
-    const ok = await evaluate<boolean>(page, `Boolean(${expression})`).catch(() => false);
+    const left = until - Date.now();
+    if (left <= 0)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (${expression}); last: ${last}`);
+    const ok = await evaluate<boolean>(page, `Boolean(${expression})`, left).catch((error: Error) => {
+      last = error.message;
+      return false;
+    });
     if (ok) return;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${expression}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -238,10 +302,15 @@ export interface Arrival {
   firstPaintEpoch: number;
 }
 
-export function arrival(page: CdpSession): Promise<Arrival> {
+/**
+ * Reads how the page now shown arrived, once it has reported its largest contentful paint.
+ * Rejects when no such entry comes within `timeoutMs` (a page still hidden reports none).
+ */
+export function arrival(page: CdpSession, timeoutMs = 10_000): Promise<Arrival> {
   return evaluate<Arrival>(
     page,
-    `new Promise((resolve) => {
+    `new Promise((resolve, reject) => {
+      setTimeout(() => reject(new Error("no largest-contentful-paint entry within ${timeoutMs} ms on " + location.pathname)), ${timeoutMs});
       const nav = performance.getEntriesByType("navigation")[0];
       const activation = nav.activationStart || 0;
       new PerformanceObserver((list) => {
@@ -253,5 +322,6 @@ export function arrival(page: CdpSession): Promise<Arrival> {
           lcpFromActivation: Math.max(0, lcp - activation), firstPaintEpoch: performance.timeOrigin + shown });
       }).observe({ type: "largest-contentful-paint", buffered: true });
     })`,
+    timeoutMs + 1_000,
   );
 }
