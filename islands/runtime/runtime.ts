@@ -95,6 +95,17 @@ export function createRuntime(
       void mountIslands(hook, elements);
       return;
     }
+    // While the page is prerendered, before the shopper opens it, the browser runs no rendering
+    // updates, so an IntersectionObserver reports nothing until activation: the island would
+    // mount just as the page is first shown and replace its server markup after that first
+    // paint (the 360 viewer's image, the product page's LCP element, painted a second time).
+    // The layout is there already: the islands in or near the first screen mount now.
+    const margin = hook.nearViewport;
+    if ((doc as Document & { prerendering?: boolean }).prerendering) {
+      const near = elements.filter((el) => !mounted.has(el) && nearFirstScreen(el, margin, view));
+      if (near.length > 0) void mountIslands(hook, near);
+      elements = elements.filter((el) => !near.includes(el));
+    }
     let watcher = watchers.get(hook.name);
     if (!watcher) {
       watcher = new view.IntersectionObserver(
@@ -103,7 +114,7 @@ export function createRuntime(
           for (const el of near) self.unobserve(el);
           if (near.length > 0) void mountIslands(hook, near);
         },
-        { rootMargin: hook.nearViewport },
+        { rootMargin: margin },
       );
       watchers.set(hook.name, watcher);
     }
@@ -113,6 +124,13 @@ export function createRuntime(
       el.setAttribute(mountedAttribute, "waiting");
       watcher.observe(el);
     }
+  }
+
+  /** Whether the element's box starts within the first screen plus the hook's margin (its first length). */
+  function nearFirstScreen(el: HTMLElement, margin: string, view: Window): boolean {
+    const extra = Number.parseFloat(margin) || 0;
+    const box = el.getBoundingClientRect();
+    return box.top < view.innerHeight + extra && box.bottom > -extra;
   }
 
   /** The events that count as a shopper's first touch of an island. */

@@ -2,28 +2,38 @@ export type FrameStatus = "pending" | "loaded" | "failed";
 
 /**
  * Requests every frame at once as a real image, so the browser's cache holds them when
- * the shopper turns the product, and reports each one as it settles. Returns a function
- * that stops the reports (the viewer moved on to another front, or unmounted).
+ * the shopper turns the product, and reports each one as it settles. A page prerendered
+ * ahead of a click (speculation rules) may never be opened: its frames wait until the
+ * shopper opens it, and only the first one, the page's own image, comes ahead. Returns a
+ * function that stops the reports (the viewer moved on to another front, or unmounted).
  */
 export function preloadFrames(
   urls: readonly string[],
   report: (index: number, status: Exclude<FrameStatus, "pending">) => void,
+  doc: Document = document,
 ): () => void {
   let active = true;
-  const images = urls.map((url, index) => {
-    const image = new Image();
-    image.decoding = "async";
-    image.onload = () => {
-      if (active) report(index, "loaded");
-    };
-    image.onerror = () => {
-      if (active) report(index, "failed");
-    };
-    image.src = url;
-    return image;
-  });
+  let images: HTMLImageElement[] = [];
+  const start = () => {
+    images = urls.map((url, index) => {
+      const image = new Image();
+      image.decoding = "async";
+      image.onload = () => {
+        if (active) report(index, "loaded");
+      };
+      image.onerror = () => {
+        if (active) report(index, "failed");
+      };
+      image.src = url;
+      return image;
+    });
+  };
+  if ((doc as Document & { prerendering?: boolean }).prerendering)
+    doc.addEventListener("prerenderingchange", start, { once: true });
+  else start();
   return () => {
     active = false;
+    doc.removeEventListener("prerenderingchange", start);
     for (const image of images) {
       image.onload = null;
       image.onerror = null;

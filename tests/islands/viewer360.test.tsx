@@ -131,6 +131,24 @@ describe("the 360 viewer island", () => {
     expect(srcs[35]).toBe(`/pages/productpage/360/photobook-exclusive-landscape/720/36.jpg?v=${version}`);
   });
 
+  it("on a page prerendered ahead of a click, requests the other frames only once the shopper opens it", () => {
+    Object.defineProperty(document, "prerendering", { value: true, configurable: true });
+    try {
+      render(1280);
+      expect(requested()).toHaveLength(0);
+      expect(image().getAttribute("src")).toBe(
+        `/pages/productpage/360/photobook-exclusive-landscape/720/1.jpg?v=${version}`,
+      );
+      Object.defineProperty(document, "prerendering", { value: false, configurable: true });
+      act(() => {
+        document.dispatchEvent(new Event("prerenderingchange"));
+      });
+      expect(requested()).toHaveLength(36);
+    } finally {
+      delete (document as { prerendering?: boolean }).prerendering;
+    }
+  });
+
   it("on a tablet, requests every second frame at 720 px", () => {
     render(600);
     const srcs = requested().map((i) => i.src);
