@@ -4,8 +4,9 @@ export type FrameStatus = "pending" | "loaded" | "failed";
  * Requests every frame at once as a real image, so the browser's cache holds them when
  * the shopper turns the product, and reports each one as it settles. A page prerendered
  * ahead of a click (speculation rules) may never be opened: its frames wait until the
- * shopper opens it, and only the first one, the page's own image, comes ahead. Returns a
- * function that stops the reports (the viewer moved on to another front, or unmounted).
+ * shopper opens it and the page has been drawn once; only the first one, the page's own
+ * image, comes ahead. Returns a function that stops the reports (the viewer moved on to
+ * another front, or unmounted).
  */
 export function preloadFrames(
   urls: readonly string[],
@@ -28,12 +29,15 @@ export function preloadFrames(
       return image;
     });
   };
+  // After the first paint once shown: 35 images arriving with it only delay that paint.
+  const startAfterFirstFrame = () =>
+    (doc.defaultView ?? window).requestAnimationFrame(() => setTimeout(() => active && start(), 0));
   if ((doc as Document & { prerendering?: boolean }).prerendering)
-    doc.addEventListener("prerenderingchange", start, { once: true });
+    doc.addEventListener("prerenderingchange", startAfterFirstFrame, { once: true });
   else start();
   return () => {
     active = false;
-    doc.removeEventListener("prerenderingchange", start);
+    doc.removeEventListener("prerenderingchange", startAfterFirstFrame);
     for (const image of images) {
       image.onload = null;
       image.onerror = null;

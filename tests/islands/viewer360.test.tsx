@@ -131,7 +131,7 @@ describe("the 360 viewer island", () => {
     expect(srcs[35]).toBe(`/pages/productpage/360/photobook-exclusive-landscape/720/36.jpg?v=${version}`);
   });
 
-  it("on a page prerendered ahead of a click, requests the other frames only once the shopper opens it", () => {
+  it("on a page prerendered ahead of a click, requests the other frames only once the shopper opens it", async () => {
     Object.defineProperty(document, "prerendering", { value: true, configurable: true });
     try {
       render(1280);
@@ -143,7 +143,8 @@ describe("the 360 viewer island", () => {
       act(() => {
         document.dispatchEvent(new Event("prerenderingchange"));
       });
-      expect(requested()).toHaveLength(36);
+      // After the first frame the shown page draws.
+      await waitFor(() => expect(requested()).toHaveLength(36));
     } finally {
       delete (document as { prerendering?: boolean }).prerendering;
     }
