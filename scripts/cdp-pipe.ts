@@ -32,6 +32,16 @@ export interface PipeBrowser {
   close(): Promise<void>;
 }
 
+/** Commands that set the page's device, network or media; a prerendered page gets them too. */
+const emulated = new Set([
+  "Emulation.setDeviceMetricsOverride",
+  "Emulation.setCPUThrottlingRate",
+  "Emulation.setEmulatedMedia",
+  "Network.enable",
+  "Network.emulateNetworkConditions",
+  "Network.setCacheDisabled",
+]);
+
 /** How long a command may go unanswered unless its caller says otherwise. */
 const commandTimeoutMs = 15_000;
 
@@ -171,6 +181,8 @@ export async function launchPipeBrowser(
       // detaches the old page's session.
       let current: string | undefined;
       const sessions = new Set<string>();
+      /** The device and network the page emulates, the last call per method, in order. */
+      const emulation = new Map<string, Record<string, unknown> | undefined>();
       const prerendered = new Map<string, string>(); // targetId → sessionId
       const firstPage = new Promise<void>((resolve) => {
         tab.on("Target.attachedToTarget", (params) => {
@@ -178,8 +190,14 @@ export async function launchPipeBrowser(
           if (target.type !== "page") return;
           const id = params.sessionId as string;
           sessions.add(id);
-          if (target.subtype === "prerender") prerendered.set(target.targetId, id);
-          else if (!current) {
+          if (target.subtype === "prerender") {
+            prerendered.set(target.targetId, id);
+            // The same device for the page opened ahead: DevTools' emulation stays with the
+            // session it was sent to (a prerender at 375 px with a pixel ratio of 2 was laid
+            // out at ratio 1 and again on activation, unthrottled).
+            const ahead = session(id);
+            for (const [method, params] of emulation) void ahead.send(method, params).catch(() => {});
+          } else if (!current) {
             current = id;
             resolve();
           }
@@ -207,7 +225,13 @@ export async function launchPipeBrowser(
       });
       await within(firstPage, commandTimeoutMs, "the new tab's page was not attached within 15 s");
       const page: CdpSession = {
-        send: (method, params, timeoutMs) => session(current).send(method, params, timeoutMs),
+        send: (method, params, timeoutMs) => {
+          if (emulated.has(method)) {
+            emulation.delete(method);
+            emulation.set(method, params);
+          }
+          return session(current).send(method, params, timeoutMs);
+        },
         on: (method, listener) => {
           dispatchers.push({ sessions, method, listener });
         },
