@@ -107,6 +107,9 @@ export function cartRoutes(
       message: state.message,
       notice: state.notice,
       tips: {
+        // Everything the tips block shows beyond the language and the catalogue: it is rendered
+        // once for every cart with the same tips (PageContext.fragment).
+        shows: `cart tips ${tips.map(({ card }) => `${card.product.id}:${card.add.choice.orientation}:${card.add.choice.id}`).join(" ")}`,
         cards: tips,
         carousel:
           tips.length > tipsPerRow

@@ -85,6 +85,14 @@ export interface PageContext {
   categoryHref: (category: Category) => string;
   /** The seller's name, address, register and VAT id (content/company.json), for the footer's line. */
   seller: Record<string, string>;
+  /**
+   * A part of the page rendered once and kept in this process, for every page that shows
+   * the same: `shows` must name everything the part shows beyond the language, the form
+   * token and what the shop loads at start-up (catalogue, texts), as a route's declaration
+   * does (`tipsShown` in routes/cart.ts). Rendered afresh where the forms carry a token of
+   * the shopper's own.
+   */
+  fragment: (shows: string, render: () => string) => string;
 }
 
 /**
@@ -105,7 +113,15 @@ export interface ContextInput {
   signedIn: boolean;
   noindex: boolean;
   csrfToken: () => string;
+  /**
+   * Parts of the page may be kept (fragment): its forms carry the shared token, so parts are
+   * the same for everyone, and templates do not change under the process (not development).
+   */
+  keepFragments: boolean;
 }
+
+/** Parts of pages kept (PageContext.fragment): few, and small, so a bound on their number is enough. */
+const maxFragments = 500;
 
 /**
  * Makes the context every template receives, for one request. What depends only on the
@@ -123,7 +139,18 @@ export function pageContexts(services: Services, live: LiveRoutes): (input: Cont
         timeZone: shopTimeZone,
       }),
   );
-  return ({ request, origin, alternateParams, alternateQuery, cartCount, signedIn, noindex, csrfToken }) => {
+  const fragments = new Map<string, { html: string; hooks: string[] }>();
+  return ({
+    request,
+    origin,
+    alternateParams,
+    alternateQuery,
+    cartCount,
+    signedIn,
+    noindex,
+    csrfToken,
+    keepFragments,
+  }) => {
     const locale = request.locale;
     const routeId = request.routeOptions.config?.routeId;
     const params = request.params as RouteParams;
@@ -193,6 +220,21 @@ export function pageContexts(services: Services, live: LiveRoutes): (input: Cont
       frameUrl,
       categoryHref: (category) => services.links.category(category, locale),
       seller: sellers[locale],
+      fragment(shows, render) {
+        if (!keepFragments) return render();
+        const key = `${locale} ${csrfToken()} ${shows}`;
+        const kept = fragments.get(key);
+        if (kept) {
+          for (const hook of kept.hooks) used.add(hook);
+          return kept.html;
+        }
+        const before = new Set(used);
+        const html = render();
+        fragments.set(key, { html, hooks: [...used].filter((hook) => !before.has(hook)) });
+        // Maps keep insertion order: the first key is the oldest.
+        if (fragments.size > maxFragments) fragments.delete(fragments.keys().next().value as string);
+        return html;
+      },
       relativeTime: (date, kind) =>
         relativeTimeText(
           new Date(date),

@@ -206,6 +206,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         cartCount: count,
         signedIn,
         noindex: options.noindex ?? false,
+        keepFragments: !ownToken && !services.config.development,
         csrfToken: () => {
           if (!ownToken) return sharedToken;
           token ??= this.generateCsrf();
