@@ -61,6 +61,7 @@ import { cartCountRoutes } from "./routes/cart-count.ts";
 import { cartOverviewRoutes } from "./routes/cart-overview.ts";
 import { catalogueRoutes } from "./routes/catalogue.ts";
 import { contactRoutes } from "./routes/contact.ts";
+import { contractFormRoutes } from "./routes/contract-forms.ts";
 import { crawlerFileRoutes } from "./routes/crawler-files.ts";
 import { customerServiceRoutes } from "./routes/customer-service.ts";
 import { deliveryTimesRoutes } from "./routes/delivery-times.ts";
@@ -374,6 +375,7 @@ export async function buildApp({
   accountAddressesRoutes(app, services, routes);
   privacyRoutes(app, services, routes);
   legalRoutes(app, services, routes);
+  contractFormRoutes(app, services, routes);
   remoteCheckRoutes(app, services, routes);
   await paymentWebhookRoutes(app, services, routes);
   customerServiceRoutes(app, services, routes);

@@ -36,6 +36,12 @@ export const keptFromCrawlers: ReadonlySet<RouteId> = new Set<RouteId>([
   "subscriptionWelcome",
   "subscriptionConfirm",
   "subscriptionStatus",
+  "contractCancelCheck",
+  "contractCancelReceived",
+  "contractCancelConfirm",
+  "contractWithdrawCheck",
+  "contractWithdrawReceived",
+  "contractWithdrawConfirm",
   // A shopper's photo-book projects.
   "editorUpload",
   "editorPhotoRemove",

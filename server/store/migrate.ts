@@ -20,6 +20,7 @@ import { orderClaims } from "./migrations/0017-order-claims.ts";
 import { outboxOwnersAndErasure } from "./migrations/0018-outbox-owners-and-erasure.ts";
 import { guestOrdersAndSignupOwners } from "./migrations/0019-guest-orders-and-sign-up-owners.ts";
 import { recurringSubscriptions } from "./migrations/0020-recurring-subscriptions.ts";
+import { contractRequests } from "./migrations/0021-contract-requests.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   "0018-outbox-owners-and-erasure": outboxOwnersAndErasure,
   "0019-guest-orders-and-sign-up-owners": guestOrdersAndSignupOwners,
   "0020-recurring-subscriptions": recurringSubscriptions,
+  "0021-contract-requests": contractRequests,
 };
 
 /**

@@ -426,6 +426,34 @@ export interface AccountRevisionsTable {
   revision: number;
 }
 
+/**
+ * A cancellation or withdrawal sent with the public forms, whether or not the address has a
+ * subscription (migration 0021).
+ */
+export interface ContractRequestsTable {
+  id: string;
+  /** "cancel" or "withdraw" */
+  kind: string;
+  locale: string;
+  name: string;
+  email: string;
+  email_key: string;
+  /** The subscription number typed; null: the subscription of this address */
+  contract_ref: string | null;
+  /** "ordinary" or "extraordinary" (a cancellation), null for a withdrawal */
+  notice: string | null;
+  reason: string | null;
+  asked_end_on: string | null;
+  /** The moment of the button: the date and time of receipt */
+  received_at: string;
+  subscription_id: string | null;
+  account_id: string | null;
+  /** sha256 of the mailed link's token; null when no link was mailed */
+  token_hash: string | null;
+  confirmed_at: string | null;
+  outcome: string | null;
+}
+
 export interface Schema {
   carts: CartsTable;
   cart_lines: CartLinesTable;
@@ -456,4 +484,5 @@ export interface Schema {
   addresses: AddressesTable;
   subscription_transitions: SubscriptionTransitionsTable;
   subscription_payments: SubscriptionPaymentsTable;
+  contract_requests: ContractRequestsTable;
 }
