@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Retention } from "../config.ts";
+import { contractLinkDays } from "../domain/contract-requests.ts";
 import { unpaidExpiryHours } from "../domain/order-lifecycle.ts";
 import { defaultSessionLifetimes, type SessionLifetimes } from "../domain/session-rules.ts";
 import { unpaidSubscriptionExpiryHours } from "../domain/subscription-lifecycle.ts";
@@ -54,6 +55,7 @@ export type CleanUpRule =
   | "signups"
   | "endedSessions"
   | "testPayments"
+  | "contractRequests"
   | "mailContent";
 
 export interface CleanUpResult {
@@ -62,7 +64,8 @@ export interface CleanUpResult {
   /**
    * Per rule, how many went: carts, projects, uploads, raw analytics rows folded into daily
    * counts, orders and subscriptions expired unpaid, sign-up links past their day, sessions
-   * past their end, the test provider's payments past testPaymentDays, and the mails whose
+   * past their end, the test provider's payments past testPaymentDays, cancellations and
+   * withdrawals from the public forms as old as the mails' content, and the mails whose
    * content (and .eml file) was erased MAIL_BODY_DAYS after they were sent.
    */
   counts: Record<CleanUpRule, number>;
@@ -92,6 +95,7 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
     signups: 0,
     endedSessions: 0,
     testPayments: 0,
+    contractRequests: 0,
     mailContent: 0,
   };
   const failed: CleanUpRule[] = [];
@@ -142,6 +146,11 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
         () => sessionRepository(db, deps.sessions ?? defaultSessionLifetimes).deleteEnded(new Date(now)),
       ],
       ["testPayments", () => retained.deleteTestPayments(daysAgo(testPaymentDays))],
+      [
+        "contractRequests",
+        // As long as the mails that report them keep their content, and never before their links expire.
+        () => retained.deleteContractRequests(daysAgo(Math.max(retention.mailBodyDays, contractLinkDays))),
+      ],
       [
         "mailContent",
         () =>

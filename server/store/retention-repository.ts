@@ -40,6 +40,12 @@ export interface RetentionRepository {
   /** Deletes the built-in test provider's payments created before `before`. Answers how many went. */
   deleteTestPayments(before: Date): Promise<number>;
   /**
+   * Deletes cancellations and withdrawals sent with the public forms (migration 0021) received
+   * before `before`, confirmed or not: the subscription's own transitions keep what they did.
+   * Answers how many went.
+   */
+  deleteContractRequests(before: Date): Promise<number>;
+  /**
    * Erases the content of mails sent before `before` (outbox-erasure.ts), and of parked
    * ones (never sent, tried no more) queued before it; queued mails still to be sent keep
    * theirs. Per batch the rows are erased, then `removeFiles` deletes their .eml files,
@@ -217,6 +223,14 @@ export function retentionRepository(db: Kysely<Schema>): RetentionRepository {
         }
       }
       return erased;
+    },
+
+    async deleteContractRequests(before) {
+      const result = await db
+        .deleteFrom("contract_requests")
+        .where("received_at", "<", before.toISOString())
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     async deleteTestPayments(before) {

@@ -16,6 +16,7 @@ import { queueSubscriptionExpiredMail } from "../../../server/payments/subscript
 import { testPaymentProvider } from "../../../server/payments/test-provider.ts";
 import { analyticsRepository } from "../../../server/store/analytics-repository.ts";
 import { cartRepository } from "../../../server/store/cart-repository.ts";
+import { contractRequestRepository } from "../../../server/store/contract-request-repository.ts";
 import { type Database, openDatabase } from "../../../server/store/database.ts";
 import { photoProjectRepository } from "../../../server/store/photo-project-repository.ts";
 import { randomId } from "../../../server/store/random-id.ts";
@@ -419,6 +420,37 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
     expect((await provider.getPayment(young))?.status).toBe("open");
   });
 
+  it(`deletes cancellations and withdrawals from the public forms a second past ${defaults.mailBodyDays} days, and keeps younger ones`, async () => {
+    const database = await open();
+    const requests = contractRequestRepository(database.db);
+    const receive = (email: string, at: Date) =>
+      database.db.transaction().execute((trx) =>
+        requests.insert(
+          trx,
+          {
+            kind: "cancel",
+            locale: "nl",
+            name: "Anna",
+            email,
+            contractRef: undefined,
+            notice: "ordinary",
+            reason: undefined,
+            askedEndOn: undefined,
+          },
+          { subscriptionId: undefined, accountId: undefined },
+          undefined,
+          at,
+        ),
+      );
+    await receive("old@example.test", justOlder(defaults.mailBodyDays));
+    await receive("young@example.test", justYounger(defaults.mailBodyDays));
+
+    const result = await cleanUp(database, diskStorage());
+    expect(result.counts.contractRequests).toBe(1);
+    const left = await database.db.selectFrom("contract_requests").select("email").execute();
+    expect(left).toEqual([{ email: "young@example.test" }]);
+  });
+
   it("expires a subscription unpaid a day after its confirmation, with one mail, and removes sign-up links past their day", async () => {
     const database = await open();
     const subscriptions = subscriptionRepository(database.db);
@@ -639,6 +671,7 @@ describe.each(testDatabases().filter((t) => t.name === "postgres"))(
           signups: 0,
           endedSessions: 0,
           testPayments: 0,
+          contractRequests: 0,
           mailContent: 0,
         },
         failed: [],
