@@ -34,6 +34,13 @@ export const personalRoutes = new Set([
   "saveDetails",
   // A claim link's page: for the signed-in account that asked, with the token mailed to the order.
   "orderClaimConfirm",
+  // The steps after the cancellation and withdrawal forms, and their mailed links.
+  "contractCancelCheck",
+  "contractCancelReceived",
+  "contractCancelConfirm",
+  "contractWithdrawCheck",
+  "contractWithdrawReceived",
+  "contractWithdrawConfirm",
 ]);
 
 /** The 404 page, in each language: its locale comes from the first segment of the address. */

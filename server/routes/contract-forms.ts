@@ -142,6 +142,7 @@ export function contractFormRoutes(app: FastifyInstance, services: Services, rou
         "pages/contract-check",
         {
           title: text(locale, "checkTitle"),
+          description: text(locale, "description"),
           check: {
             kind,
             summary: contractSummary(t, locale, requestOf(values, locale)),
@@ -233,6 +234,7 @@ export function contractFormRoutes(app: FastifyInstance, services: Services, rou
         "pages/contract-received",
         {
           title: text(locale, "receivedTitle"),
+          description: text(locale, "description"),
           received: {
             kind,
             at: receivedText(sent.receivedAt, locale),
@@ -286,6 +288,7 @@ export function contractFormRoutes(app: FastifyInstance, services: Services, rou
         "pages/contract-link",
         {
           title: text(locale, "doneTitle"),
+          description: text(locale, "description"),
           link: { kind, heading: text(locale, "doneTitle"), outcome: outcomeText(locale, outcome) },
         },
         { noindex: true },
@@ -306,6 +309,7 @@ export function contractFormRoutes(app: FastifyInstance, services: Services, rou
         "pages/contract-link",
         {
           title: text(locale, "linkTitle"),
+          description: text(locale, "description"),
           link: {
             kind,
             heading: text(locale, "linkTitle"),
