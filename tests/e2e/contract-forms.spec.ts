@@ -1,0 +1,56 @@
+import { expectAccessible } from "./axe.ts";
+import { expect, test } from "./fixtures.ts";
+import { mailTo, shopLink } from "./mailbox.ts";
+
+const uniqueEmail = (who: string) =>
+  `${who}-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.de`;
+
+test.describe("Cancelling the photo subscription without signing in", () => {
+  test("in German, from the footer: Jetzt kündigen, the confirmation page, the mail's link @no-js-only @once", async ({
+    page,
+    situation,
+  }, testInfo) => {
+    // A sign-up, a payment, three posts and two mails read: more than a plain page's 30 s on a busy machine.
+    test.slow();
+    const email = uniqueEmail("jonas");
+    await page.goto("/abo?tarif=plus");
+    await page.getByLabel("Name", { exact: true }).fill("Jonas Becker");
+    await page.getByLabel("E-Mail-Adresse").fill(email);
+    await page.getByLabel("Passwort wählen").fill("Sommer am Meer 2026!");
+    await page.getByLabel("Passwort wiederholen").fill("Sommer am Meer 2026!");
+    await page.getByRole("button", { name: "Abo abschließen" }).click();
+    await page.goto(shopLink(await mailTo(email, "subscription-confirm"), /^\/abo\/bestaetigen\//));
+    await page.getByRole("button", { name: "Bestätigen und bezahlen" }).click();
+    await page.getByLabel("Bezahlt", { exact: true }).check();
+    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
+    await expect(page, situation).toHaveURL(/\/abo\/status\//);
+
+    // Signed in by the sign-up, but the form asks nothing of that: a fresh browser would see the same.
+    await page.goto("/de");
+    await page.locator(".site-footer").getByRole("link", { name: "Verträge hier kündigen" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Verträge hier kündigen");
+    if (testInfo.project.metadata.axe) await expectAccessible(page, "on the cancellation form");
+    await page.getByLabel("Name", { exact: true }).fill("Jonas Becker");
+    await page.getByLabel("E-Mail-Adresse").fill(email);
+    await page.getByRole("button", { name: "Weiter" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Kündigung prüfen");
+    await expect(page.locator(".contract-summary")).toContainText("Ordentliche Kündigung");
+    if (testInfo.project.metadata.axe) await expectAccessible(page, "on the check page");
+    await page.getByRole("button", { name: "Jetzt kündigen" }).click();
+    await expect(page.getByRole("heading", { level: 1 }), situation).toHaveText(
+      "Ihre Kündigung ist eingegangen",
+    );
+    await expect(page.locator("main")).toContainText(
+      `Eine Bestätigung mit diesen Angaben haben wir an ${email} gesendet.`,
+    );
+
+    const mail = await mailTo(email, "contract-cancel-received");
+    expect(mail).toContain("ist diese Kündigung bei uns eingegangen");
+    await page.goto(shopLink(mail, /^\/kuendigen\/bestaetigen\//));
+    await page.getByRole("button", { name: "Kündigung bestätigen" }).click();
+    await expect(page.locator("main"), situation).toContainText(
+      "Ihre Kündigung ist wirksam. Ihr Foto-Abo endet am",
+    );
+    expect(await mailTo(email, "subscription-cancelled")).toContain("Ihr Abo endet am");
+  });
+});
