@@ -1,18 +1,24 @@
 import type { FastifyBaseLogger } from "fastify";
 import { linkFresh, receivedOn } from "../domain/contract-requests.ts";
+import { subscriptionRuns } from "../domain/subscription-lifecycle.ts";
 import type { IsoDate } from "../domain/working-days.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { contractCancelledMail, extraordinaryNoticeMail } from "../mail/contract-request-mails.ts";
 import { enqueueMail } from "../mail/outbox.ts";
-import type { PaymentProvider } from "../payments/provider.ts";
+import { type PaymentProvider, PaymentProviderError } from "../payments/provider.ts";
 import { withdrawSubscription } from "../payments/subscription-withdrawal.ts";
 import type { ContractRequest } from "../store/contract-request-repository.ts";
+import { subscriptionChargeRepository } from "../store/subscription-charge-repository.ts";
 import type { ContractDeps } from "./contract-receipt.ts";
 
 /** What using a link did (kept with the request as JSON, so a second use shows the same). */
 export type ConfirmOutcome =
-  /** Notice holds: the subscription ends on `endsOn` (the paid period's end, or today when nothing paid ran on). */
-  | { kind: "cancelled"; endsOn: IsoDate }
+  /**
+   * Notice holds: the subscription ends on `endsOn` (the paid period's end, or today when
+   * nothing paid ran on). `refundCents`: periods charged after the notice arrived, paid back
+   * (it then ended today).
+   */
+  | { kind: "cancelled"; endsOn: IsoDate; refundCents?: number }
   /** Notice had been given already (the account page, an earlier request). */
   | { kind: "already-cancelled"; endsOn: IsoDate | undefined }
   | { kind: "withdrawn"; refundCents: number }
@@ -55,35 +61,87 @@ export async function contractLink(
 }
 
 /**
+ * The periods charged after the notice arrived: a notice sent in a period's last days whose
+ * link is used after the next period's charge was paid. That charge should not have been
+ * made (the notice counts from the button), so it is paid back.
+ */
+async function refundChargesAfter(
+  deps: ContractDeps & { provider: PaymentProvider; log: Pick<FastifyBaseLogger, "error"> },
+  request: ContractRequest,
+): Promise<{ refundCents: number } | "unavailable"> {
+  const subscriptionId = request.subscriptionId as string;
+  const day = receivedOn(new Date(request.receivedAt));
+  const subscription = await deps.subscriptions.get(subscriptionId);
+  // Ended meanwhile (an earlier request, the account page, a withdrawal): nothing is refunded here.
+  if (!subscription || !subscriptionRuns(subscription.status)) return { refundCents: 0 };
+  const charges = await subscriptionChargeRepository(deps.db).ofSubscription(subscriptionId);
+  const after = charges.filter((c) => c.status === "paid" && c.paymentId && c.periodStart > day);
+  const t = deps.i18n.t[subscription.locale as Locale];
+  let refundCents = 0;
+  for (const charge of after) {
+    try {
+      await deps.provider.refundPayment({
+        paymentId: charge.paymentId as string,
+        amountCents: charge.amountCents,
+        description: t("contractForms.refundDescription", { id: subscriptionId }),
+        // One key per charge: however many requests or uses, a charge is paid back once.
+        idempotencyKey: `notice-charge-${charge.id}`,
+      });
+    } catch (err) {
+      deps.log.error(
+        { err, subscription: subscriptionId },
+        "notice: a charge after it could not be refunded",
+      );
+      if (err instanceof PaymentProviderError) return "unavailable";
+      throw err;
+    }
+    refundCents += charge.amountCents;
+  }
+  return { refundCents };
+}
+
+/**
  * A cancellation's link used at `at`: the address is proven, so the notice takes effect with
  * the lifecycle's notice event, under the subscription's lock and in one transaction with the
  * request's outcome and the mail "cancelled, with its end date" (one, with the change). The
- * date of receipt stays the button's. Used again, it changes and mails nothing.
+ * date of receipt stays the button's: a period charged after it is paid back and the
+ * subscription ends at once (the lifecycle's "cancelled"). Used again, it changes and mails
+ * nothing.
  */
 export async function confirmCancellation(
-  deps: ContractDeps & { supportEmail: string },
+  deps: ContractDeps & {
+    supportEmail: string;
+    provider: PaymentProvider;
+    log: Pick<FastifyBaseLogger, "warn" | "error">;
+  },
   token: string,
   at: Date,
 ): Promise<ConfirmResult> {
-  return deps.db.transaction().execute(async (trx) => {
+  const before = await contractLink(deps, "cancel", token, at);
+  if (before.state === "used") return { kind: "done", request: before.request, outcome: before.outcome };
+  if (before.state !== "valid") return { kind: before.state };
+  const refunded = await refundChargesAfter(deps, before.request);
+  if (refunded === "unavailable") return { kind: "unavailable" };
+  const done = await deps.db.transaction().execute(async (trx): Promise<ConfirmResult> => {
     const state = stateOf(await deps.requests.byToken(token, "cancel", trx), at);
     if (state.state === "used") return { kind: "done", request: state.request, outcome: state.outcome };
     if (state.state !== "valid") return { kind: state.state };
     const { request } = state;
     const subscription = await deps.subscriptions.lockedSubscription(trx, request.subscriptionId as string);
     if (!subscription) return { kind: "unknown" };
+    const refundCents = refunded.refundCents;
     let endsOn: IsoDate = receivedOn(at);
     const result = await deps.subscriptions.transitionIn(
       trx,
       subscription,
-      { type: "notice_given" },
+      { type: refundCents > 0 ? "cancelled" : "notice_given" },
       at,
       async (inner, changed) => {
         endsOn = changed.endsOn ?? endsOn;
         const locale = changed.locale as Locale;
         await enqueueMail(
           inner,
-          contractCancelledMail(deps.i18n.t[locale], locale, request, changed, endsOn),
+          contractCancelledMail(deps.i18n.t[locale], locale, request, changed, endsOn, refundCents),
           at,
         );
         if (request.notice === "extraordinary") {
@@ -97,13 +155,29 @@ export async function confirmCancellation(
     );
     const outcome: ConfirmOutcome =
       result.kind === "changed"
-        ? { kind: "cancelled", endsOn }
+        ? { kind: "cancelled", endsOn, ...(refundCents > 0 ? { refundCents } : {}) }
         : result.kind === "unchanged"
           ? { kind: "already-cancelled", endsOn: subscription.endsOn }
           : { kind: "ended" };
     await deps.requests.markConfirmed(trx, request.id, at, JSON.stringify(outcome));
     return { kind: "done", request, outcome };
   });
+  // Ended at once: nothing may be charged on the mandate any more (the renewal job revokes it
+  // only for subscriptions that run to their period's end).
+  const subscription = await deps.subscriptions.get(before.request.subscriptionId as string);
+  if (
+    done.kind === "done" &&
+    subscription?.status === "cancelled" &&
+    subscription.customerId &&
+    subscription.mandateId
+  ) {
+    await deps.provider
+      .revokeMandate({ customerId: subscription.customerId, mandateId: subscription.mandateId })
+      .catch((err: unknown) =>
+        deps.log.warn({ err }, "mandate not revoked; nothing is charged on it anyway"),
+      );
+  }
+  return done;
 }
 
 /**

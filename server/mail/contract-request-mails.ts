@@ -1,5 +1,6 @@
 import type { ContractRequestInput, ReceiptOutcome } from "../domain/contract-requests.ts";
 import { contractLinkDays } from "../domain/contract-requests.ts";
+import { formatPrice } from "../domain/money.ts";
 import { shopTimeZone } from "../domain/shop-time-zone.ts";
 import type { IsoDate } from "../domain/working-days.ts";
 import { intlLocale, type Locale } from "../i18n/locales.ts";
@@ -154,6 +155,7 @@ export function contractCancelledMail(
   request: ContractRequestInput & { receivedAt: string },
   subscription: FoundSubscription,
   endsOn: IsoDate,
+  refundCents = 0,
 ): OutgoingMail {
   const values = {
     name: request.name,
@@ -163,6 +165,7 @@ export function contractCancelledMail(
     received: receivedText(request.receivedAt, locale),
     end: mailDate(endsOn, locale),
     asked: request.askedEndOn ? mailDate(request.askedEndOn, locale) : "",
+    refund: formatPrice(refundCents, locale),
   };
   return {
     kind: "subscription-cancelled",
@@ -172,6 +175,7 @@ export function contractCancelledMail(
     subject: t("contractForms.mail.cancelled.subject", values),
     text: [
       t("contractForms.mail.cancelled.body", values),
+      ...(refundCents > 0 ? ["", t("contractForms.mail.cancelled.refund", values)] : []),
       ...(request.notice === "extraordinary"
         ? ["", t("contractForms.mail.cancelled.extraordinary", values)]
         : []),

@@ -267,7 +267,12 @@ export function contractFormRoutes(app: FastifyInstance, services: Services, rou
       const date = (day: string | undefined) => (day ? mailDate(day, locale) : "");
       switch (outcome.kind) {
         case "cancelled":
-          return t("contractForms.outcome.cancelled", { end: date(outcome.endsOn) });
+          return outcome.refundCents
+            ? t("contractForms.outcome.cancelledRefunded", {
+                end: date(outcome.endsOn),
+                refund: formatPrice(outcome.refundCents, locale),
+              })
+            : t("contractForms.outcome.cancelled", { end: date(outcome.endsOn) });
         case "already-cancelled":
           return t("contractForms.outcome.alreadyCancelled", { end: date(outcome.endsOn) });
         case "withdrawn":
@@ -327,7 +332,11 @@ export function contractFormRoutes(app: FastifyInstance, services: Services, rou
       const at = services.now();
       const result =
         kind === "cancel"
-          ? await confirmCancellation({ ...deps, supportEmail: config.supportEmail }, token, at)
+          ? await confirmCancellation(
+              { ...deps, supportEmail: config.supportEmail, provider: services.payments, log: request.log },
+              token,
+              at,
+            )
           : await confirmWithdrawal(
               { ...deps, provider: services.payments, log: request.log, now: services.now },
               token,

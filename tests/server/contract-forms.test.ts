@@ -1,5 +1,11 @@
+import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { projectRoot } from "../../server/config.ts";
+import { createI18n, loadMessages } from "../../server/i18n/index.ts";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
+import { subscriptionCharges } from "../../server/payments/subscription-charges.ts";
+import { testPaymentProvider } from "../../server/payments/test-provider.ts";
+import { subscriptionRepository } from "../../server/store/subscription-repository.ts";
 import { type TestShop, testShop } from "../support/app.ts";
 import { contractPaths, paidSubscription, sendContractRequest } from "../support/contract-forms.ts";
 import { testDatabases } from "../support/databases.ts";
@@ -13,6 +19,9 @@ import { signupLinkPath } from "../support/subscriptions.ts";
  * the mail to the address typed, and the mailed link that makes it take effect once.
  */
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
+const i18n = createI18n(loadMessages(resolve(projectRoot, "locales")), (key) => {
+  throw new Error(`missing text ${key}`);
+});
 const ordinary = { name: "Anna de Vries", contract: "address", notice: "ordinary" };
 
 describe.each(testDatabases())("the cancellation and withdrawal forms on $name", (target) => {
@@ -41,6 +50,26 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
     });
     await shop.app.listen({ port, host: "127.0.0.1" });
     return shop;
+  }
+
+  /** The renewal job as the command builds it, on the shop's database and test provider. */
+  function renewalJob() {
+    const database = (shop as TestShop).database;
+    const provider = testPaymentProvider({
+      db: database.db,
+      checkoutUrl: (id, locale) => `${origin}${i18n.routes.pathFor("testPayment", locale, { payment: id })}`,
+      log: silent,
+    });
+    const charges = subscriptionCharges({
+      db: database.db,
+      provider,
+      subscriptions: subscriptionRepository(database.db),
+      i18n,
+      log: silent,
+      now: () => new Date(),
+      origin,
+    });
+    return { database, provider, charges };
   }
 
   const mails = (to: string) =>
@@ -175,26 +204,7 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
       .execute();
     expect(notices).toHaveLength(1);
 
-    const { subscriptionCharges } = await import("../../server/payments/subscription-charges.ts");
-    const { testPaymentProvider } = await import("../../server/payments/test-provider.ts");
-    const { subscriptionRepository } = await import("../../server/store/subscription-repository.ts");
-    const { createI18n, loadMessages } = await import("../../server/i18n/index.ts");
-    const { projectRoot } = await import("../../server/config.ts");
-    const { resolve } = await import("node:path");
-    const i18n = createI18n(loadMessages(resolve(projectRoot, "locales")), (key) => {
-      throw new Error(`missing text ${key}`);
-    });
-    const database = opened.database;
-    const provider = testPaymentProvider({ db: database.db, checkoutUrl: () => origin, log: silent });
-    const charges = subscriptionCharges({
-      db: database.db,
-      provider,
-      subscriptions: subscriptionRepository(database.db),
-      i18n,
-      log: silent,
-      now: () => new Date(),
-      origin,
-    });
+    const { database, charges } = renewalJob();
     expect(await runRenewals({ database, charges, log: silent }, "2026-12-28")).toMatchObject({
       counts: { charged: 0, ended: 1 },
     });
@@ -206,6 +216,54 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
         .where("subscription_id", "=", row.id)
         .execute(),
     ).toEqual([]);
+  });
+
+  it("a notice sent before a renewal and confirmed after it: that charge is paid back and it ends at once", async () => {
+    const opened = await open();
+    const row = await paidSubscription(opened, "nl", "late-link@example.test", origin);
+    // The paid period's last day: the notice arrives in time for it.
+    clock = new Date("2026-12-27T10:00:00Z");
+    await sendContractRequest(await shopper(opened.app, "/opzeggen"), "cancel", "nl", {
+      ...ordinary,
+      email: "late-link@example.test",
+    });
+    const { database, charges, provider } = renewalJob();
+    expect(await runRenewals({ database, charges, log: silent }, "2026-12-28")).toMatchObject({
+      counts: { charged: 1 },
+    });
+    const [charge] = await database.db
+      .selectFrom("subscription_charges")
+      .selectAll()
+      .where("subscription_id", "=", row.id)
+      .execute();
+    const testPage = new URL(String(charge?.page_url), origin).pathname;
+    const tester = await shopper(opened.app, testPage);
+    expect((await tester.post(testPage, { outcome: "paid" })).statusCode).toBe(303);
+    expect(await subscription(row.id)).toMatchObject({ status: "active", paid_until: "2027-01-27" });
+
+    clock = new Date("2026-12-29T09:00:00Z");
+    const link = (await signupLinkPath(
+      database.db,
+      "late-link@example.test",
+      "contract-cancel-received",
+    )) as string;
+    const reader = await shopper(opened.app, link);
+    await reader.post(link, {});
+    await reader.post(link, {});
+    expect(textOf((await reader.get(link)).body)).toContain("we betalen € 4,99 terug");
+    expect(await subscription(row.id)).toMatchObject({ status: "cancelled", ends_on: "2026-12-29" });
+    expect(await provider.refundsOf(String(charge?.payment_id))).toEqual([
+      { id: expect.any(String), amountCents: 499 },
+    ]);
+    const cancelled = (await mails("late-link@example.test")).filter(
+      (m) => m.kind === "subscription-cancelled",
+    );
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]?.text_body).toMatch(/we betalen €\s4,99 terug/);
+    expect(cancelled[0]?.text_body).toContain("zondag 27 december 2026 om 11:00");
+    expect(await runRenewals({ database, charges, log: silent }, "2027-01-28")).toMatchObject({
+      counts: { charged: 0 },
+    });
   });
 
   it("mails the receipt and the confirmation in German, for an extraordinary notice with customer service told", async () => {
