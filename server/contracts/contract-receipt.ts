@@ -37,23 +37,23 @@ export type ReceiveResult =
   | { kind: "over-limit" };
 
 /**
- * The subscription of the address typed (and of the number, when one was typed): the mail
- * goes to that address, so only its own subscription is ever named in it.
+ * The account of the address typed and its subscription (when a number was typed, only the
+ * subscription with that number): the mail goes to that address, so only its own
+ * subscription is ever named in it.
  */
 async function subscriptionOf(
   deps: ContractDeps,
   trx: Kysely<Schema>,
   request: ContractRequestInput,
-): Promise<Subscription | undefined> {
+): Promise<{ accountId: string | undefined; subscription: Subscription | undefined }> {
   const account = await trx
     .selectFrom("accounts")
     .select("id")
     .where("email_key", "=", emailKey(request.email))
     .executeTakeFirst();
   const subscription = account ? await deps.subscriptions.forAccount(account.id, trx) : undefined;
-  if (subscription && request.contractRef !== undefined && subscription.id !== request.contractRef)
-    return undefined;
-  return subscription;
+  const named = request.contractRef === undefined || subscription?.id === request.contractRef;
+  return { accountId: account?.id, subscription: named ? subscription : undefined };
 }
 
 /**
@@ -76,14 +76,15 @@ export async function receiveContractRequest(
       new Date(at.getTime() - 3_600_000),
     );
     if (recent >= contractRequestsPerAddressPerHour) return { kind: "over-limit" };
-    const subscription = await subscriptionOf(deps, trx, request);
+    const { accountId, subscription } = await subscriptionOf(deps, trx, request);
     const outcome: ReceiptOutcome =
       request.kind === "cancel" ? cancelReceipt(subscription) : withdrawReceipt(subscription, receivedOn(at));
     const link = outcome.kind === "link" ? newLinkToken() : undefined;
     const stored = await deps.requests.insert(
       trx,
       request,
-      { subscriptionId: subscription?.id, accountId: subscription?.accountId },
+      // The address's account, even without a subscription: deleting it takes the request along.
+      { subscriptionId: subscription?.id, accountId },
       link?.hash,
       at,
     );

@@ -150,6 +150,27 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
     expect(none?.kind).toBe("contract-cancel-received");
     expect(none?.text_body).toContain("geen lopend fotoabonnement gevonden");
     expect(none?.text_body).not.toContain("/opzeggen/bevestigen/");
+    // Both received and kept; the known one with its account, whose deletion takes it along.
+    const requests = await opened.database.db
+      .selectFrom("contract_requests")
+      .select(["email", "account_id", "subscription_id", "token_hash", "received_at"])
+      .orderBy("email")
+      .execute();
+    expect(
+      requests.map((r) => [
+        r.email,
+        Boolean(r.account_id),
+        Boolean(r.subscription_id),
+        Boolean(r.token_hash),
+      ]),
+    ).toEqual([
+      ["known@example.test", true, true, true],
+      ["nobody@example.test", false, false, false],
+    ]);
+    expect(requests.map((r) => r.received_at)).toEqual([
+      "2026-12-02T09:15:00.000Z",
+      "2026-12-02T09:15:00.000Z",
+    ]);
   });
 
   it("mails the receipt (nl) with its time and end date; the link ends it once, and the renewal after it charges nothing", async () => {
