@@ -29,9 +29,11 @@ afterAll(() => shop.close());
  * Routes the template check's journey does not open: the account's export (a JSON
  * download), saving an order's details (a post whose GET leads back to the order) and the
  * page of an order-claim link (it needs the claim mail's token; its description is
- * pageDescriptions.orderClaimConfirm like the others').
+ * pageDescriptions.orderClaimConfirm like the others'), and the page of a withdrawal link (it
+ * needs the mail of a paid subscription's withdrawal; it is the template of the cancellation
+ * link's page, contractCancelConfirm, which the journey opens).
  */
-const notRendered = new Set(["accountExport", "saveDetails", "orderClaimConfirm"]);
+const notRendered = new Set(["accountExport", "saveDetails", "orderClaimConfirm", "contractWithdrawConfirm"]);
 
 const descriptionsOf = (html: string) =>
   [...html.matchAll(/<meta name="description" content="([^"]*)">/g)].map((m) => m[1] ?? "");
