@@ -14,6 +14,11 @@ const localized = z.object(
   Object.fromEntries(locales.map((l) => [l, z.string().trim().min(1)])) as Record<Locale, z.ZodString>,
 );
 
+const serviceContact = z.object({
+  email: z.string().email(),
+  phone: z.string().regex(/^\+[0-9 ]{8,20}$/, "must be an international number such as +31 30 123 45 67"),
+});
+
 export const companySchema = z.object({
   /** The registered name, as in the trade register. */
   name: z.string().trim().min(1),
@@ -29,8 +34,13 @@ export const companySchema = z.object({
     country: localized,
     countryCode: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as NL"),
   }),
-  email: z.string().email(),
-  phone: z.string().regex(/^\+[0-9 ]{8,20}$/, "must be an international number such as +31 30 123 45 67"),
+  /**
+   * Where shoppers of each language reach customer service: the footer, the contact and
+   * customer-service pages, the mails, the legal pages and the structured data all show this.
+   */
+  customerService: z.object(
+    Object.fromEntries(locales.map((l) => [l, serviceContact])) as Record<Locale, typeof serviceContact>,
+  ),
   register: z.object({ name: localized, number: z.string().trim().min(1) }),
   vatId: z.string().regex(/^[A-Z]{2}[0-9A-Z]{8,12}$/, "must be a VAT id such as NL001234567B01"),
 });
@@ -51,6 +61,18 @@ export const companyPath = resolve(dirname(new URL(import.meta.url).pathname), "
 
 export function loadCompany(path: string = companyPath): Company {
   return parseCompany(JSON.parse(readFileSync(path, "utf8")));
+}
+
+/** How shoppers of a language reach customer service, with the phone number as a `tel:` link wants it. */
+export interface CustomerServiceContact {
+  email: string;
+  phone: string;
+  phoneLink: string;
+}
+
+export function customerServiceContact(company: Company, locale: Locale): CustomerServiceContact {
+  const { email, phone } = company.customerService[locale];
+  return { email, phone, phoneLink: phone.replaceAll(" ", "") };
 }
 
 /** The seller in one line's parts, for the footer and the mails' closing (legal.footer.company). */

@@ -4,7 +4,7 @@ import { workingDaysText } from "../i18n/product-texts.ts";
 import type { Translate } from "../i18n/translate.ts";
 import { shippingCosts } from "./cart-pricing.ts";
 import type { Catalogue } from "./catalogue.ts";
-import type { Company } from "./company.ts";
+import { type Company, customerServiceContact } from "./company.ts";
 import { transitDays } from "./delivery-times.ts";
 import { markdownText, type PlaceholderValues } from "./legal-pages.ts";
 import { formatPrice } from "./money.ts";
@@ -42,6 +42,7 @@ export function legalFacts(input: LegalFactsInput): (locale: Locale) => Placehol
   return (locale) => {
     const t = input.t[locale];
     const days = (count: number) => t("legal.facts.days", { count });
+    const contact = customerServiceContact(company, locale);
     const address = `${company.address.street}, ${company.address.postcode} ${company.address.city}, ${company.address.country[locale]}`;
     const plain: Record<string, string> = {
       "company.name": company.name,
@@ -53,9 +54,9 @@ export function legalFacts(input: LegalFactsInput): (locale: Locale) => Placehol
       "company.city": company.address.city,
       "company.country": company.address.country[locale],
       "company.address": address,
-      "company.email": company.email,
-      "company.phone": company.phone,
-      "company.phoneLink": company.phone.replace(/ /g, ""),
+      "company.email": contact.email,
+      "company.phone": contact.phone,
+      "company.phoneLink": contact.phoneLink,
       "company.register": company.register.name[locale],
       "company.registerNumber": company.register.number,
       "company.vatId": company.vatId,

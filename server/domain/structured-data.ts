@@ -1,5 +1,6 @@
+import type { Locale } from "../i18n/locales.ts";
 import type { Manufacturer, Product } from "./catalogue.ts";
-import type { Company } from "./company.ts";
+import { type Company, customerServiceContact } from "./company.ts";
 import { transitDays } from "./delivery-times.ts";
 import { type DeliveryCountry, deliveryCountries } from "./postcode.ts";
 
@@ -39,7 +40,7 @@ function postalAddress(address: Manufacturer["address"]): Node {
 }
 
 /** Who makes the product (GPSR): the company unless the catalogue names someone else. */
-export function manufacturerOf(product: Product, company: Company): Manufacturer {
+export function manufacturerOf(product: Product, company: Company, locale: Locale): Manufacturer {
   return (
     product.safety.manufacturer ?? {
       name: company.name,
@@ -49,7 +50,7 @@ export function manufacturerOf(product: Product, company: Company): Manufacturer
         city: company.address.city,
         countryCode: company.address.countryCode,
       },
-      email: company.email,
+      email: company.customerService[locale].email,
     }
   );
 }
@@ -64,7 +65,14 @@ export function manufacturerNode(manufacturer: Manufacturer): Node {
 }
 
 /** The home page's Organization: the company's details and its return policy. */
-export function organization(company: Company, origin: string, homeUrl: string, logoUrl: string): Node {
+export function organization(
+  company: Company,
+  locale: Locale,
+  origin: string,
+  homeUrl: string,
+  logoUrl: string,
+): Node {
+  const contact = customerServiceContact(company, locale);
   return {
     "@context": "https://schema.org",
     "@type": "Organization",
@@ -73,8 +81,8 @@ export function organization(company: Company, origin: string, homeUrl: string, 
     legalName: company.name,
     url: homeUrl,
     logo: logoUrl,
-    email: company.email,
-    telephone: company.phone.replaceAll(" ", ""),
+    email: contact.email,
+    telephone: contact.phoneLink,
     vatID: company.vatId,
     address: postalAddress(company.address),
     hasMerchantReturnPolicy: merchantReturnPolicy(),

@@ -5,7 +5,7 @@ import { shopTimeZone } from "../domain/shop-time-zone.ts";
 import type { IsoDate } from "../domain/working-days.ts";
 import { intlLocale, type Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
-import { mailClosing } from "./mail-closing.ts";
+import { mailClosing, mailContact } from "./mail-closing.ts";
 import { mailDate } from "./order-confirmation.ts";
 import type { OutgoingMail } from "./outbox.ts";
 
@@ -95,8 +95,8 @@ export function contractReceivedMail(
     days: contractLinkDays,
     link: links.confirm ?? "",
     cancelForm: links.cancelForm,
-    email: t("footer.email"),
-    phone: t("footer.phone"),
+    email: mailContact(locale).email,
+    phone: mailContact(locale).phone,
   };
   const endText = (endsOn: IsoDate | undefined) =>
     endsOn

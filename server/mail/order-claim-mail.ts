@@ -1,7 +1,7 @@
 import { orderNumber } from "../domain/order-number.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { Order } from "../store/order-repository.ts";
-import { mailClosing } from "./mail-closing.ts";
+import { mailClosing, mailContact } from "./mail-closing.ts";
 import type { OutgoingMail } from "./outbox.ts";
 
 /** A link that adds a guest's order to an account works this long. */
@@ -36,7 +36,7 @@ export function orderClaimMail(
     kind: "order-claim",
     locale: order.locale,
     to: order.address.email,
-    replyTo: t("footer.email"),
+    replyTo: mailContact(order.locale).email,
     subject: t("orderClaimMail.subject", { number, shop }),
     text,
     accountId: asking.id,

@@ -7,7 +7,7 @@ import { intlLocale, type Locale } from "../i18n/locales.ts";
 import { choiceText, workingDaysText } from "../i18n/product-texts.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { OrderDraft } from "../store/order-repository.ts";
-import { mailClosing } from "./mail-closing.ts";
+import { mailClosing, mailContact } from "./mail-closing.ts";
 import type { OutgoingMail } from "./outbox.ts";
 
 /** A date as a mail shows it, without "today" or "tomorrow": the mail may be read days later. */
@@ -101,7 +101,7 @@ export function orderConfirmationMail(
     kind: "order-confirmation",
     locale: order.locale,
     to: order.address.email,
-    replyTo: t("footer.email"),
+    replyTo: mailContact(order.locale).email,
     orderId,
     subject: t("orderMail.subject", { number, shop }),
     text,

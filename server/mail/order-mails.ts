@@ -3,7 +3,7 @@ import { unpaidExpiryHours } from "../domain/order-lifecycle.ts";
 import { orderNumber } from "../domain/order-number.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { Order } from "../store/order-repository.ts";
-import { mailClosing } from "./mail-closing.ts";
+import { mailClosing, mailContact } from "./mail-closing.ts";
 import type { OutgoingMail } from "./outbox.ts";
 
 /**
@@ -36,7 +36,7 @@ export function paymentFailedMail(
     kind: "payment-failed",
     locale: order.locale,
     to: order.address.email,
-    replyTo: t("footer.email"),
+    replyTo: mailContact(order.locale).email,
     orderId,
     subject: t("paymentFailedMail.subject", { number, shop }),
     text,
@@ -64,7 +64,7 @@ export function orderExpiredMail(
     kind: "order-expired",
     locale: order.locale,
     to: order.address.email,
-    replyTo: t("footer.email"),
+    replyTo: mailContact(order.locale).email,
     orderId,
     subject: t("orderExpiredMail.subject", { number, shop }),
     text,

@@ -3,7 +3,7 @@ import { orderNumber } from "../domain/order-number.ts";
 import { choiceText } from "../i18n/product-texts.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { OrderDraft } from "../store/order-repository.ts";
-import { sellerSignature } from "./mail-closing.ts";
+import { mailContact, sellerSignature } from "./mail-closing.ts";
 import type { OutgoingMail } from "./outbox.ts";
 
 /**
@@ -34,8 +34,8 @@ export function shippingMail(t: Translate, order: OrderDraft, orderId: number): 
     "",
     t("shippingMail.questions", {
       number,
-      email: t("footer.email"),
-      phone: t("footer.phone"),
+      email: mailContact(order.locale).email,
+      phone: mailContact(order.locale).phone,
       hours: t("footer.hours"),
     }),
     "",
@@ -48,7 +48,7 @@ export function shippingMail(t: Translate, order: OrderDraft, orderId: number): 
     kind: "order-shipped",
     locale: order.locale,
     to: order.address.email,
-    replyTo: t("footer.email"),
+    replyTo: mailContact(order.locale).email,
     orderId,
     subject: t("shippingMail.subject", { number }),
     text,

@@ -36,6 +36,7 @@ export function homeRoutes(app: FastifyInstance, services: Services, routes: Loc
           range,
           structuredData: organization(
             services.company,
+            request.locale,
             origin,
             origin + i18n.routes.pathFor("home", request.locale),
             `${origin}/static/images/icons/icon-512.png`,

@@ -36,7 +36,7 @@ export function legalRoutes(app: FastifyInstance, services: Services, routes: Lo
           name: product.name[locale],
           href: services.links.product(product, locale),
         })),
-        email: company.email,
+        email: company.customerService[locale].email,
       },
       { cacheable: true },
     );

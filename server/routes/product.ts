@@ -162,7 +162,7 @@ export function productRoutes(
 
   /** The product-safety section (GPSR): the type number, who makes it and how to use it safely. */
   const safetyOf = (product: Product, locale: Locale) => {
-    const maker = manufacturerOf(product, services.company);
+    const maker = manufacturerOf(product, services.company, locale);
     return {
       model: product.safety.model,
       manufacturer: {
@@ -248,7 +248,7 @@ export function productRoutes(
         }),
         brand: { "@type": "Brand", name: t("site.name") },
         mpn: product.safety.model,
-        manufacturer: manufacturerNode(manufacturerOf(product, services.company)),
+        manufacturer: manufacturerNode(manufacturerOf(product, services.company, locale)),
         offers: product.sizes.map((s) => ({
           "@type": "Offer",
           name: option(s),

@@ -58,7 +58,7 @@ export function siteFileRoutes(app: FastifyInstance, services: Services): void {
   const manifest = JSON.stringify(webManifest(i18n.t[defaultLocale]("site.name")));
   // Read once: the file is part of the release, not content.
   const favicon = readFileSync(resolve(projectRoot, "static/images/icons/favicon.ico"));
-  const contact = config.securityContact ?? `mailto:${company.email}`;
+  const contact = config.securityContact ?? `mailto:${company.customerService[defaultLocale].email}`;
 
   app.get("/site.webmanifest", async (_request, reply) =>
     reply.type("application/manifest+json").header("cache-control", "public, max-age=86400").send(manifest),

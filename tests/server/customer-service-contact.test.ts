@@ -1,6 +1,7 @@
 import { Eta } from "eta";
 import { describe, expect, it } from "vitest";
 import { paths } from "../../server/app.ts";
+import { customerServiceContact, loadCompany } from "../../server/domain/company.ts";
 import { createI18n, loadMessages } from "../../server/i18n/index.ts";
 import type { Locale } from "../../server/i18n/locales.ts";
 
@@ -13,6 +14,7 @@ function render(locale: Locale, live: boolean): string {
     t: i18n.t[locale],
     live: (id: string) => live && id === "customerService",
     href: (id: string) => i18n.routes.pathForUntyped(id, locale),
+    customerService: customerServiceContact(loadCompany(), locale),
   });
 }
 
@@ -25,10 +27,10 @@ describe("how a failure page points to customer service", () => {
     expect(render("de", true)).toContain('<a href="/kundenservice">Zum Kundenservice</a>');
   });
 
-  it("without that screen, gives the e-mail address and phone number from the footer", () => {
+  it("without that screen, gives the e-mail address and phone number from content/company.json", () => {
     const nl = render("nl", false);
     expect(nl).toContain('<a href="mailto:klantenservice@fotohoek.nl">klantenservice@fotohoek.nl</a>');
-    expect(nl).toContain('<a href="tel:+31851234567">085 123 45 67</a>');
+    expect(nl).toContain('<a href="tel:+31851234567">+31 85 123 45 67</a>');
     const de = render("de", false);
     expect(de).toContain('<a href="mailto:kundenservice@fotohoek.de">');
     expect(de).not.toContain("/kundenservice");

@@ -87,8 +87,8 @@ describe("the legal pages", () => {
         company.address.street,
         `${company.address.postcode} ${company.address.city}`,
         company.address.country[locale],
-        company.email,
-        company.phone,
+        company.customerService[locale].email,
+        company.customerService[locale].phone,
         company.register.name[locale],
         company.register.number,
         company.vatId,
@@ -97,8 +97,21 @@ describe("the legal pages", () => {
       }
     }
     const impressum = (await get("/impressum")).body;
-    expect(impressum).toContain(`href="mailto:${company.email}"`);
-    expect(impressum).toContain(`href="tel:${company.phone.replaceAll(" ", "")}"`);
+    expect(impressum).toContain(`href="mailto:${company.customerService.de.email}"`);
+    expect(impressum).toContain(`href="tel:${company.customerService.de.phone.replaceAll(" ", "")}"`);
+  });
+
+  it("gives the same e-mail address and phone number in the legal notice as in the footer below it", async () => {
+    // A shopper who reads the Impressum and the footer of one page must not find two contacts.
+    for (const path of ["/impressum", "/bedrijfsgegevens"]) {
+      const page = (await get(path)).body;
+      const footer = /<footer class="site-footer"[\s\S]*<\/footer>/.exec(page)?.[0] ?? "";
+      const contacts = (html: string) =>
+        [...html.matchAll(/href="((?:mailto|tel):[^"]+)"/g)].map((m) => m[1]);
+      expect(contacts(footer), path).not.toEqual([]);
+      for (const contact of contacts(main(page)))
+        expect(contacts(footer), `${path}: ${contact}`).toContain(contact);
+    }
   });
 
   it("says the ODR platform is gone, without linking it, and whether the seller takes part in dispute resolution", async () => {
@@ -187,7 +200,7 @@ describe("the legal pages", () => {
     const de = textOf(main((await get("/barrierefreiheit")).body));
     expect(de).toContain("WCAG) 2.1, Stufe AA");
     expect(de).toContain("mit axe");
-    expect(de).toContain(company.email);
+    expect(de).toContain(company.customerService.de.email);
     expect(de).toContain(
       "Marktüberwachungsstelle der Länder für die Barrierefreiheit von Produkten und Dienstleistungen (MLBF)",
     );

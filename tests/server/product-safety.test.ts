@@ -48,9 +48,9 @@ describe("the product-safety details (GPSR) on a product page", () => {
     const text = plain(section);
     expect(text).toContain("Typenummer FH-FB-EX");
     expect(text).toContain(
-      `Fabrikant ${company.name} ${company.address.street} ${company.address.postcode} ${company.address.city} Nederland ${company.email}`,
+      `Fabrikant ${company.name} ${company.address.street} ${company.address.postcode} ${company.address.city} Nederland ${company.customerService.nl.email}`,
     );
-    expect(section).toContain(`href="mailto:${company.email}"`);
+    expect(section).toContain(`href="mailto:${company.customerService.nl.email}"`);
     // A photo book needs no instructions to be safe.
     expect(text).not.toContain("Veilig gebruik");
   });
@@ -94,7 +94,7 @@ describe("the product-safety details (GPSR) on a product page", () => {
     expect(product.manufacturer).toMatchObject({
       "@type": "Organization",
       name: company.name,
-      email: company.email,
+      email: company.customerService.nl.email,
       address: { addressCountry: company.address.countryCode, postalCode: company.address.postcode },
     });
   });

@@ -90,7 +90,7 @@ describe("/.well-known/security.txt", () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
     const f = fields(res.body);
-    expect(f.Contact).toBe(`mailto:${loadCompany().email}`);
+    expect(f.Contact).toBe(`mailto:${loadCompany().customerService.nl.email}`);
     expect(f["Preferred-Languages"]).toBe("nl, de");
     expect(f.Canonical).toBe("http://localhost:3000/.well-known/security.txt");
     const expires = Date.parse(f.Expires ?? "");

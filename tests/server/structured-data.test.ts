@@ -45,7 +45,9 @@ describe("the pages' JSON-LD", () => {
       name: company.tradeName,
       legalName: company.name,
       url: `${origin}/de`,
-      email: company.email,
+      // The German home page names German customer service.
+      email: company.customerService.de.email,
+      telephone: company.customerService.de.phone.replaceAll(" ", ""),
       vatID: company.vatId,
       address: { "@type": "PostalAddress", postalCode: company.address.postcode, addressCountry: "NL" },
       // Made from the shopper's photos: excluded from withdrawal in both countries.

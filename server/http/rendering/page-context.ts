@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { RelativeTimePageProps } from "../../../islands/relative-time/contract.ts";
 import type { Category, Product } from "../../domain/catalogue.ts";
-import { sellerLine } from "../../domain/company.ts";
+import { type CustomerServiceContact, customerServiceContact, sellerLine } from "../../domain/company.ts";
 import { formatPrice } from "../../domain/money.ts";
 import { type RelativeKind, type RelativeTimeTexts, relativeTimeText } from "../../domain/relative-time.ts";
 import { shopTimeZone } from "../../domain/shop-time-zone.ts";
@@ -85,6 +85,8 @@ export interface PageContext {
   categoryHref: (category: Category) => string;
   /** The seller's name, address, register and VAT id (content/company.json), for the footer's line. */
   seller: Record<string, string>;
+  /** Where this language's shoppers reach customer service (content/company.json). */
+  customerService: CustomerServiceContact;
   /**
    * A part of the page rendered once and kept in this process, for every page that shows
    * the same: `shows` must name everything the part shows beyond the language, the form
@@ -131,6 +133,7 @@ export function pageContexts(services: Services, live: LiveRoutes): (input: Cont
   const { i18n } = services;
   const numberFormats = perLocale((l) => new Intl.NumberFormat(intlLocale[l]));
   const sellers = perLocale((l) => sellerLine(services.company, l));
+  const contacts = perLocale((l) => customerServiceContact(services.company, l));
   const dateTimeFormats = perLocale(
     (l) =>
       new Intl.DateTimeFormat(intlLocale[l], {
@@ -220,6 +223,7 @@ export function pageContexts(services: Services, live: LiveRoutes): (input: Cont
       frameUrl,
       categoryHref: (category) => services.links.category(category, locale),
       seller: sellers[locale],
+      customerService: contacts[locale],
       fragment(shows, render) {
         if (!keepFragments) return render();
         const key = `${locale} ${csrfToken()} ${shows}`;
