@@ -1,6 +1,7 @@
 import type { Catalogue, Product, ProductSize } from "./catalogue.ts";
 import type { DeliveryCountry } from "./postcode.ts";
 import { priceList } from "./prices.ts";
+import { noBenefits, type SubscriberBenefits } from "./subscriber-benefits.ts";
 
 /**
  * What a cart costs: each line priced from the catalogue at the moment of looking, then
@@ -37,6 +38,8 @@ export interface CartTotals {
   /** Items that will be ordered (unavailable lines left out) */
   itemCount: number;
   subtotalCents: number;
+  /** What the shopper's subscription takes off the subtotal (free prints, photo-book discount). */
+  subscriber: SubscriberBenefits;
   shippingCents: number;
   /** A product with free shipping ships the whole order free: it travels in one parcel. */
   freeShipping: boolean;
@@ -71,16 +74,21 @@ export function includedVat(grossCents: number, rate: number): number {
   return Math.round((grossCents * rate) / (100 + rate));
 }
 
-export function cartTotals(lines: readonly PricedLine[], country: DeliveryCountry): CartTotals {
+export function cartTotals(
+  lines: readonly PricedLine[],
+  country: DeliveryCountry,
+  subscriber: SubscriberBenefits = noBenefits,
+): CartTotals {
   const ordered = lines.filter((l) => l.orderable);
   const subtotalCents = ordered.reduce((sum, l) => sum + l.totalCents, 0);
   const freeShipping = ordered.some((l) => l.product.freeShipping);
   const shippingCents = ordered.length === 0 || freeShipping ? 0 : shippingCosts[country];
-  const totalCents = subtotalCents + shippingCents;
+  const totalCents = subtotalCents - subscriber.totalCents + shippingCents;
   const vatRate = vatRates[country];
   return {
     itemCount: ordered.reduce((sum, l) => sum + l.quantity, 0),
     subtotalCents,
+    subscriber,
     shippingCents,
     freeShipping,
     country,

@@ -24,7 +24,13 @@ export function checkoutFingerprint(
       l.orderable,
     ]),
     address: address ?? null,
-    totals: [totals.subtotalCents, totals.shippingCents, totals.vatCents, totals.totalCents],
+    totals: [
+      totals.subtotalCents,
+      totals.subscriber.totalCents,
+      totals.shippingCents,
+      totals.vatCents,
+      totals.totalCents,
+    ],
   };
   return createHash("sha256").update(JSON.stringify(seen)).digest("base64url").slice(0, 22);
 }
