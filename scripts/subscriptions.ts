@@ -77,6 +77,23 @@ async function show(database: Database, id: string): Promise<Outcome> {
     .where("subscription_id", "=", id)
     .orderBy("attempt")
     .execute();
+  // Failed months paid by hand from the mail's link (ADR 0106).
+  const byHand = await database.db
+    .selectFrom("by_hand_payments")
+    .select([
+      "period_start",
+      "period_end",
+      "attempt",
+      "payment_id",
+      "provider",
+      "status",
+      "amount_cents",
+      "checkout_url",
+    ])
+    .where("subscription_id", "=", id)
+    .orderBy("period_start")
+    .orderBy("attempt")
+    .execute();
   const transitions = await subscriptions.transitionsOf(id);
   const mails = subscription.email
     ? await database.db
@@ -89,7 +106,10 @@ async function show(database: Database, id: string): Promise<Outcome> {
     : [];
   const paidPeriods =
     (first.some((p) => p.status === "paid") ? 1 : 0) +
-    new Set(charges.filter((c) => c.status === "paid").map((c) => c.periodStart)).size;
+    new Set([
+      ...charges.filter((c) => c.status === "paid").map((c) => c.periodStart),
+      ...byHand.filter((p) => p.status === "paid").map((p) => p.period_start),
+    ]).size;
   return done(
     `Abonnement ${id} (${subscription.planId}, ${subscription.locale === "de" ? "Duits" : "Nederlands"}): ${statusWords[subscription.status]}`,
     `  betaald t/m: ${subscription.paidUntil ?? "nog niets betaald"}; betaalde periodes: ${paidPeriods}${subscription.endsOn ? `; eindigt op ${subscription.endsOn}` : ""}`,
@@ -105,6 +125,13 @@ async function show(database: Database, id: string): Promise<Outcome> {
       : charges.map(
           (c) =>
             `  ${c.periodStart} t/m ${c.periodEnd}, poging ${c.attempt} (${c.dueOn}): ${euros(c.amountCents)}  ${c.paymentId ?? "nog niet bij de betaalprovider"}  ${c.status}${c.pageUrl ? `  testpagina: ${c.pageUrl}` : ""}`,
+        )),
+    "Zelf betaald (link in de mail):",
+    ...(byHand.length === 0
+      ? ["  nog niet"]
+      : byHand.map(
+          (p) =>
+            `  ${p.period_start} t/m ${p.period_end}, poging ${p.attempt}: ${euros(Number(p.amount_cents))}  ${p.payment_id}  ${p.status}  ${p.provider === "test" ? "testpagina" : "betaalpagina"}: ${p.checkout_url}`,
         )),
     "Verloop:",
     ...transitions.map(

@@ -44,6 +44,7 @@ import { createI18n, loadMessages } from "./i18n/index.ts";
 import { scheduleCleanUp } from "./jobs/clean-up.ts";
 import { scheduleRenewals } from "./jobs/subscription-renewal.ts";
 import { mailFolder } from "./mail/mail-files.ts";
+import { byHandPayments } from "./payments/by-hand-payments.ts";
 import { paymentProvider } from "./payments/index.ts";
 import { orderPayments, queueOrderExpiredMail } from "./payments/order-payments.ts";
 import { shopOrigin, subscriptionCharges } from "./payments/subscription-charges.ts";
@@ -81,6 +82,7 @@ import { searchRoutes } from "./routes/search.ts";
 import { signInRoutes } from "./routes/sign-in.ts";
 import { siteFileRoutes } from "./routes/site-files.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
+import { subscriptionPayByHandRoutes } from "./routes/subscription-pay-by-hand.ts";
 import { subscriptionPaymentRoutes } from "./routes/subscription-payment.ts";
 import { testPaymentRoutes } from "./routes/test-payment.ts";
 import { uploadRoutes } from "./routes/uploads.ts";
@@ -258,6 +260,15 @@ export async function buildApp({
       origin: shopOrigin(config),
       mailQueued: () => services.mailQueued(),
     }),
+    byHandPayments: byHandPayments({
+      db: database.db,
+      provider: payments,
+      subscriptions,
+      i18n,
+      log: app.log,
+      now: now ?? (() => new Date()),
+      mailQueued: () => services.mailQueued(),
+    }),
   };
 
   app.decorate("i18n", i18n);
@@ -366,6 +377,7 @@ export async function buildApp({
   if (services.payments.name === "test") testPaymentRoutes(app, services, routes, services.payments);
   subscriptionRoutes(app, services, routes);
   subscriptionPaymentRoutes(app, services, routes);
+  subscriptionPayByHandRoutes(app, services, routes);
   signInRoutes(app, services, routes);
   accountCreateRoutes(app, services, routes);
   accountRoutes(app, services, routes);

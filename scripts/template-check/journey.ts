@@ -3,6 +3,7 @@ import type { Category, Product } from "../../server/domain/catalogue.ts";
 import { formatValue, isPhotoBook } from "../../server/domain/photo-books.ts";
 import { type Locale, locales } from "../../server/i18n/locales.ts";
 import type { RouteParams } from "../../server/i18n/routes.ts";
+import { newLinkToken } from "../../server/store/link-token.ts";
 import { BrowserSession } from "../../tests/support/browser-session.ts";
 import { multipart, photos } from "../../tests/support/photos.ts";
 import { signupLinkPath } from "../../tests/support/subscriptions.ts";
@@ -30,6 +31,7 @@ export const journeyRoutes = [
   "subscriptionWelcome",
   "subscriptionConfirm",
   "subscriptionStatus",
+  "subscriptionPayByHand",
   "account",
   "accountOrders",
   "accountPhotos",
@@ -287,6 +289,31 @@ export async function journeyPages(
       new URL(back, "http://shop.test").pathname.split("/").pop() ?? "",
     );
     await visit("subscriptionStatus", (l) => path("subscriptionStatus", { subscription }, l));
+    // A failed charge's link (ADR 0106), written as the renewal's failed mail writes it: the
+    // subscription waits for its first month, so the page shows the period with nothing to pay.
+    const payLink = newLinkToken();
+    const at = new Date().toISOString();
+    await shop.database.db
+      .insertInto("subscription_charges")
+      .values({
+        subscription_id: subscription,
+        period_start: "2027-01-01",
+        period_end: "2027-01-31",
+        attempt: 1,
+        due_on: "2027-01-01",
+        amount_cents: 999,
+        method: "mandate",
+        payment_id: null,
+        provider: "test",
+        status: "failed",
+        page_url: null,
+        failure_mailed_at: at,
+        pay_link_hash: payLink.hash,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await visit("subscriptionPayByHand", (l) => path("subscriptionPayByHand", { token: payLink.token }, l));
   });
 
   await step("account", path("account"), async () => {

@@ -18,6 +18,7 @@ export const personalRoutes = new Set([
   "orderConfirmation",
   "subscriptionConfirm",
   "subscriptionStatus",
+  "subscriptionPayByHand",
   // The account's pages: a signed-in browser's, with what it made in place.
   "account",
   "accountOrders",

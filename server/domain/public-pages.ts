@@ -36,6 +36,7 @@ export const keptFromCrawlers: ReadonlySet<RouteId> = new Set<RouteId>([
   "subscriptionWelcome",
   "subscriptionConfirm",
   "subscriptionStatus",
+  "subscriptionPayByHand",
   "contractCancelCheck",
   "contractCancelReceived",
   "contractCancelConfirm",

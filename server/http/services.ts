@@ -7,6 +7,7 @@ import type { Faq } from "../domain/faq.ts";
 import type { LegalPages } from "../domain/legal-pages.ts";
 import type { WithdrawalRights } from "../domain/withdrawal-rights.ts";
 import type { I18n } from "../i18n/index.ts";
+import type { ByHandPayments } from "../payments/by-hand-payments.ts";
 import type { ChosenProvider } from "../payments/index.ts";
 import type { OrderPayments } from "../payments/order-payments.ts";
 import type { SubscriptionCharges } from "../payments/subscription-charges.ts";
@@ -81,4 +82,6 @@ export interface Services {
   subscriptionPayments: SubscriptionPayments;
   /** The charges of a subscription's next periods, on its mandate (server/payments/subscription-charges.ts). */
   subscriptionCharges: SubscriptionCharges;
+  /** A failed period paid by hand from its mail's link (server/payments/by-hand-payments.ts). */
+  byHandPayments: ByHandPayments;
 }

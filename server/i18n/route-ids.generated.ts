@@ -27,6 +27,7 @@ export const routeParamNames = {
   subscriptionWelcome: [],
   subscriptionConfirm: ["token"],
   subscriptionStatus: ["subscription"],
+  subscriptionPayByHand: ["token"],
   subscriptionInfo: ["topic"],
   subscriptionEmailCheck: [],
   editorStart: [],

@@ -130,3 +130,27 @@ export function subscriptionWithdrawnMail(
     refund: formatPrice(refundCents, locale),
   });
 }
+
+/**
+ * A failed period paid by hand from the mail's link (ADR 0106): the subscription runs again,
+ * with the invoice for that period; the next periods are charged on the method just used.
+ */
+export function subscriptionPaidByHandMail(
+  t: Translate,
+  subscription: Subscriber,
+  payment: { periodStart: IsoDate; periodEnd: IsoDate; amountCents: number; paymentId: string },
+  invoiceNumber: string,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  const rate = subscriptionVatRate(locale);
+  return mail(t, subscription, "subscription-paid-by-hand", "paidByHand", {
+    invoice: invoiceNumber,
+    from: mailDate(payment.periodStart, locale),
+    until: mailDate(payment.periodEnd, locale),
+    amount: formatPrice(payment.amountCents, locale),
+    net: formatPrice(payment.amountCents - includedVat(payment.amountCents, rate), locale),
+    vat: formatPrice(includedVat(payment.amountCents, rate), locale),
+    rate,
+    payment: payment.paymentId,
+  });
+}

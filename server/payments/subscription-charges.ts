@@ -17,6 +17,7 @@ import {
   subscriptionRenewedMail,
   subscriptionSuspendedMail,
 } from "../mail/subscription-renewal-mails.ts";
+import { newLinkToken } from "../store/link-token.ts";
 import type { Schema } from "../store/schema.ts";
 import {
   type SubscriptionCharge,
@@ -164,6 +165,14 @@ export function subscriptionCharges(deps: SubscriptionChargesDeps): Subscription
       const t = i18n.t[locale];
       if (status === "paid") {
         const period = full ? { start: full.periodStart, end: full.periodEnd } : undefined;
+        if (period && subscription.paidUntil && subscription.paidUntil >= period.end) {
+          // Paid by hand meanwhile (ADR 0106): the period is paid already; nothing moves on.
+          log.error(
+            { paymentId, subscription: subscription.id, period: period.start },
+            "charge paid for a period already paid by hand: refund it",
+          );
+          return subscription.status;
+        }
         const applied = await subscriptions.transitionIn(
           trx,
           subscription,
@@ -196,20 +205,23 @@ export function subscriptionCharges(deps: SubscriptionChargesDeps): Subscription
         undefined,
       );
       const after = applied.kind === "changed" ? applied.to : subscription.status;
+      // The mail's link pays this charge's period by hand (ADR 0106): its token proves the mailbox.
+      const link = newLinkToken();
       if (
         (after === "past_due" || after === "suspended") &&
-        (await charges.markFailureMailed(chargeId, at, trx))
+        (await charges.markFailureMailed(chargeId, at, trx, link.hash))
       ) {
         const amount = { amountCents: full?.amountCents ?? 0, periodStart: full?.periodStart ?? "" };
+        const payUrl = `${deps.origin}${routes.pathFor("subscriptionPayByHand", locale, { token: link.token })}`;
         const outgoing =
           after === "suspended"
-            ? subscriptionSuspendedMail(t, subscription, amount, pageUrl(subscription))
+            ? subscriptionSuspendedMail(t, subscription, amount, payUrl)
             : subscriptionChargeFailedMail(
                 t,
                 subscription,
                 amount,
                 addDays(amount.periodStart, chargeRetryDays[attempt - 1] ?? 0),
-                pageUrl(subscription),
+                payUrl,
               );
         await enqueueMail(trx, outgoing, at);
         mailed = true;

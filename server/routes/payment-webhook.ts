@@ -39,7 +39,7 @@ export async function paymentWebhookRoutes(
   services: Services,
   routes: LocalizedRoutes,
 ): Promise<void> {
-  const { orderPayments, subscriptionPayments, subscriptionCharges, payments } = services;
+  const { orderPayments, subscriptionPayments, subscriptionCharges, byHandPayments, payments } = services;
 
   await app.register(async (scope) => {
     // Providers post forms, some JSON; a body that is neither, or broken, or too long, still
@@ -65,12 +65,13 @@ export async function paymentWebhookRoutes(
         request.log.warn(`payment webhook: malformed payment id ${quoted(id)} ignored`);
         return reply.code(200).send();
       }
-      // A payment belongs to an order, a subscription's first period or a later period's
-      // charge; each looks it up in its own table.
+      // A payment belongs to an order, a subscription's first period, a later period's
+      // charge or a failed period paid by hand; each looks it up in its own table.
       const synced =
         (await orderPayments.sync(id)) ??
         (await subscriptionPayments.sync(id)) ??
-        (await subscriptionCharges.sync(id));
+        (await subscriptionCharges.sync(id)) ??
+        (await byHandPayments.sync(id));
       if (!synced) request.log.warn(`payment webhook: unknown payment ${quoted(id)} ignored`);
       else request.log.info({ paymentId: id, ...synced }, "payment webhook applied");
       return reply.code(200).send();

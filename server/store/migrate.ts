@@ -21,6 +21,7 @@ import { outboxOwnersAndErasure } from "./migrations/0018-outbox-owners-and-eras
 import { guestOrdersAndSignupOwners } from "./migrations/0019-guest-orders-and-sign-up-owners.ts";
 import { recurringSubscriptions } from "./migrations/0020-recurring-subscriptions.ts";
 import { contractRequests } from "./migrations/0021-contract-requests.ts";
+import { subscriptionPaymentsByHand } from "./migrations/0022-subscription-payments-by-hand.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   "0019-guest-orders-and-sign-up-owners": guestOrdersAndSignupOwners,
   "0020-recurring-subscriptions": recurringSubscriptions,
   "0021-contract-requests": contractRequests,
+  "0022-subscription-payments-by-hand": subscriptionPaymentsByHand,
 };
 
 /**

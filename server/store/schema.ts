@@ -224,6 +224,27 @@ export interface SubscriptionChargesTable {
   /** The page where the shopper pays by hand, or the tester decides a test charge */
   page_url: string | null;
   failure_mailed_at: string | null;
+  /** sha256 of the token in its failed or suspended mail's link, which pays its period by hand */
+  pay_link_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A payment the subscriber started from a failed charge's link (paying the period by hand) */
+export interface ByHandPaymentsTable {
+  id: Generated<number>;
+  subscription_id: string;
+  charge_id: number;
+  period_start: string;
+  period_end: string;
+  /** 1, 2, ... per period: part of the provider's idempotency key */
+  attempt: number;
+  amount_cents: number;
+  payment_id: string;
+  provider: string;
+  /** A PaymentStatus */
+  status: string;
+  checkout_url: string;
   created_at: string;
   updated_at: string;
 }
@@ -470,6 +491,7 @@ export interface Schema {
   test_mandates: TestMandatesTable;
   test_refunds: TestRefundsTable;
   subscription_charges: SubscriptionChargesTable;
+  by_hand_payments: ByHandPaymentsTable;
   order_payments: OrderPaymentsTable;
   contact_messages: ContactMessagesTable;
   photo_projects: PhotoProjectsTable;

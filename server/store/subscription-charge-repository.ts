@@ -65,10 +65,15 @@ export interface SubscriptionChargeRepository {
   ofSubscription(subscriptionId: string): Promise<SubscriptionCharge[]>;
   /** The latest attempt for one period, if any. */
   latestFor(subscriptionId: string, periodStart: IsoDate): Promise<SubscriptionCharge | undefined>;
-  /** How many periods after the first were paid: the next period's number is this + 2. */
+  /** How many periods after the first were paid (on the mandate or by hand): the next period's number is this + 2. */
   paidPeriods(subscriptionId: string): Promise<number>;
-  /** Marks the failed-charge mail as queued; false when it already was (one mail per charge). */
-  markFailureMailed(id: number, at: Date, trx: Kysely<Schema>): Promise<boolean>;
+  /**
+   * Marks the failed-charge mail as queued, with the hash of the token its link carries to
+   * pay the period by hand; false when it already was (one mail per charge).
+   */
+  markFailureMailed(id: number, at: Date, trx: Kysely<Schema>, payLinkHash: string): Promise<boolean>;
+  /** The charge whose mail carried the link with this token's hash. */
+  byPayLink(hash: string, trx?: Kysely<Schema>): Promise<SubscriptionCharge | undefined>;
 }
 
 export function subscriptionChargeRepository(db: Kysely<Schema>): SubscriptionChargeRepository {
@@ -92,6 +97,7 @@ export function subscriptionChargeRepository(db: Kysely<Schema>): SubscriptionCh
           status: "claimed",
           page_url: null,
           failure_mailed_at: null,
+          pay_link_hash: null,
           created_at: stamp,
           updated_at: stamp,
         })
@@ -156,20 +162,31 @@ export function subscriptionChargeRepository(db: Kysely<Schema>): SubscriptionCh
     },
 
     async paidPeriods(subscriptionId) {
-      const rows = await db
+      const onMandate = await db
         .selectFrom("subscription_charges")
         .select("period_start")
-        .distinct()
         .where("subscription_id", "=", subscriptionId)
         .where("status", "=", "paid")
         .execute();
-      return rows.length;
+      // A period paid by hand from the failed mail's link (ADR 0106) counts the same.
+      const byHand = await db
+        .selectFrom("by_hand_payments")
+        .select("period_start")
+        .where("subscription_id", "=", subscriptionId)
+        .where("status", "=", "paid")
+        .execute();
+      return new Set([...onMandate, ...byHand].map((row) => row.period_start)).size;
     },
 
-    async markFailureMailed(id, at, trx) {
+    async byPayLink(hash, trx = db) {
+      const row = await select(trx).where("pay_link_hash", "=", hash).executeTakeFirst();
+      return row ? chargeOf(row) : undefined;
+    },
+
+    async markFailureMailed(id, at, trx, payLinkHash) {
       const marked = await trx
         .updateTable("subscription_charges")
-        .set({ failure_mailed_at: at.toISOString() })
+        .set({ failure_mailed_at: at.toISOString(), pay_link_hash: payLinkHash })
         .where("id", "=", id)
         .where("failure_mailed_at", "is", null)
         .executeTakeFirst();
