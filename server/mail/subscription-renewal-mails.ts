@@ -51,25 +51,33 @@ function mail(
   };
 }
 
+type PaidPeriod = { periodStart: IsoDate; periodEnd: IsoDate; amountCents: number; paymentId: string };
+
+/** What an invoice says of a paid period: its number, the dates, the amount and the VAT it includes. */
+function invoiceValues(locale: Locale, paid: PaidPeriod, invoiceNumber: string) {
+  const rate = subscriptionVatRate(locale);
+  const vat = includedVat(paid.amountCents, rate);
+  return {
+    invoice: invoiceNumber,
+    from: mailDate(paid.periodStart, locale),
+    until: mailDate(paid.periodEnd, locale),
+    amount: formatPrice(paid.amountCents, locale),
+    net: formatPrice(paid.amountCents - vat, locale),
+    vat: formatPrice(vat, locale),
+    rate,
+    payment: paid.paymentId,
+  };
+}
+
 /** A next period was paid: the invoice for it (period, amount, the VAT it includes). */
 export function subscriptionRenewedMail(
   t: Translate,
   subscription: Subscriber,
-  charge: { periodStart: IsoDate; periodEnd: IsoDate; amountCents: number; paymentId: string },
+  charge: PaidPeriod,
   invoiceNumber: string,
 ): OutgoingMail {
-  const locale = subscription.locale as Locale;
-  const rate = subscriptionVatRate(locale);
-  return mail(t, subscription, "subscription-renewed", "renewed", {
-    invoice: invoiceNumber,
-    from: mailDate(charge.periodStart, locale),
-    until: mailDate(charge.periodEnd, locale),
-    amount: formatPrice(charge.amountCents, locale),
-    net: formatPrice(charge.amountCents - includedVat(charge.amountCents, rate), locale),
-    vat: formatPrice(includedVat(charge.amountCents, rate), locale),
-    rate,
-    payment: charge.paymentId,
-  });
+  const values = invoiceValues(subscription.locale as Locale, charge, invoiceNumber);
+  return mail(t, subscription, "subscription-renewed", "renewed", values);
 }
 
 /** A charge failed; it is tried again on `retryOn`, and the link pays it by hand now. */
@@ -138,19 +146,9 @@ export function subscriptionWithdrawnMail(
 export function subscriptionPaidByHandMail(
   t: Translate,
   subscription: Subscriber,
-  payment: { periodStart: IsoDate; periodEnd: IsoDate; amountCents: number; paymentId: string },
+  payment: PaidPeriod,
   invoiceNumber: string,
 ): OutgoingMail {
-  const locale = subscription.locale as Locale;
-  const rate = subscriptionVatRate(locale);
-  return mail(t, subscription, "subscription-paid-by-hand", "paidByHand", {
-    invoice: invoiceNumber,
-    from: mailDate(payment.periodStart, locale),
-    until: mailDate(payment.periodEnd, locale),
-    amount: formatPrice(payment.amountCents, locale),
-    net: formatPrice(payment.amountCents - includedVat(payment.amountCents, rate), locale),
-    vat: formatPrice(includedVat(payment.amountCents, rate), locale),
-    rate,
-    payment: payment.paymentId,
-  });
+  const values = invoiceValues(subscription.locale as Locale, payment, invoiceNumber);
+  return mail(t, subscription, "subscription-paid-by-hand", "paidByHand", values);
 }

@@ -1,16 +1,9 @@
-import { resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { projectRoot } from "../../server/config.ts";
-import { createI18n, loadMessages } from "../../server/i18n/index.ts";
+import { describe, expect, it } from "vitest";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
-import { subscriptionCharges } from "../../server/payments/subscription-charges.ts";
-import { testPaymentProvider } from "../../server/payments/test-provider.ts";
-import { subscriptionRepository } from "../../server/store/subscription-repository.ts";
-import { type TestShop, testShop } from "../support/app.ts";
-import { contractPaths, paidSubscription, sendContractRequest } from "../support/contract-forms.ts";
+import { contractPaths, sendContractRequest } from "../support/contract-forms.ts";
 import { testDatabases } from "../support/databases.ts";
-import { freePort } from "../support/shop-process.ts";
 import { shopper, textOf } from "../support/shopper.ts";
+import { silent, subscriptionShop } from "../support/subscription-shop.ts";
 import { signupLinkPath } from "../support/subscriptions.ts";
 
 /**
@@ -18,69 +11,16 @@ import { signupLinkPath } from "../support/subscriptions.ts";
  * signing in: JavaScript off (plain posts and redirects), the same page for every address,
  * the mail to the address typed, and the mailed link that makes it take effect once.
  */
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-const i18n = createI18n(loadMessages(resolve(projectRoot, "locales")), (key) => {
-  throw new Error(`missing text ${key}`);
-});
 const ordinary = { name: "Anna de Vries", contract: "address", notice: "ordinary" };
 
 describe.each(testDatabases())("the cancellation and withdrawal forms on $name", (target) => {
-  let shop: TestShop | undefined;
-  let cleanup: (() => Promise<void>) | undefined;
-  let origin = "";
-  // The shop's clock: the subscriptions start on 28 November 2026 (paid to 27 December).
-  let clock = new Date("2026-11-28T10:00:00Z");
-  afterEach(async () => {
-    await shop?.app.close();
-    shop = undefined;
-    await cleanup?.();
-    cleanup = undefined;
-    clock = new Date("2026-11-28T10:00:00Z");
-  });
-
-  async function open(env: Record<string, string> = {}) {
-    const opened = await target.open();
-    cleanup = opened.cleanup;
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    shop = await testShop({
-      env: { PUBLIC_URL: origin, PAYMENT_PROVIDER: "test", SIGNUP_RATE_LIMIT: "1000", ...env },
-      now: () => clock,
-      database: { ...opened.database, close: async () => {} },
-    });
-    await shop.app.listen({ port, host: "127.0.0.1" });
-    return shop;
-  }
-
+  const sub = subscriptionShop(target);
+  const { open, instance, subscribe, mails, setClock } = sub;
   /** The renewal job as the command builds it, on the shop's database and test provider. */
-  function renewalJob() {
-    const database = (shop as TestShop).database;
-    const provider = testPaymentProvider({
-      db: database.db,
-      checkoutUrl: (id, locale) => `${origin}${i18n.routes.pathFor("testPayment", locale, { payment: id })}`,
-      log: silent,
-    });
-    const charges = subscriptionCharges({
-      db: database.db,
-      provider,
-      subscriptions: subscriptionRepository(database.db),
-      i18n,
-      log: silent,
-      now: () => new Date(),
-      origin,
-    });
-    return { database, provider, charges };
-  }
+  const renewalJob = () => ({ database: sub.shop.database, ...instance(sub.shop.database) });
 
-  const mails = (to: string) =>
-    (shop as TestShop).database.db
-      .selectFrom("outbox")
-      .select(["kind", "locale", "subject", "text_body"])
-      .where("to_address", "=", to)
-      .orderBy("id")
-      .execute();
   const subscription = (id: string) =>
-    (shop as TestShop).database.db
+    sub.shop.database.db
       .selectFrom("subscriptions")
       .selectAll()
       .where("id", "=", id)
@@ -129,8 +69,8 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
 
   it("answers a known and an unknown address with the same page; only the mail tells them apart", async () => {
     const opened = await open();
-    await paidSubscription(opened, "nl", "known@example.test", origin);
-    clock = new Date("2026-12-02T09:15:00Z");
+    (await subscribe("nl", "known@example.test")).row;
+    setClock("2026-12-02T09:15:00Z");
     const pageFor = async (email: string) => {
       const s = await shopper(opened.app, "/opzeggen");
       const res = await sendContractRequest(s, "cancel", "nl", { ...ordinary, email });
@@ -145,7 +85,7 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
     const [received] = (await mails("known@example.test")).filter(
       (m) => m.kind === "contract-cancel-received",
     );
-    expect(received?.text_body).toContain(`${origin}/opzeggen/bevestigen/`);
+    expect(received?.text_body).toContain(`${sub.origin}/opzeggen/bevestigen/`);
     const [none] = await mails("nobody@example.test");
     expect(none?.kind).toBe("contract-cancel-received");
     expect(none?.text_body).toContain("geen lopend fotoabonnement gevonden");
@@ -175,8 +115,8 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
 
   it("mails the receipt (nl) with its time and end date; the link ends it once, and the renewal after it charges nothing", async () => {
     const opened = await open();
-    const row = await paidSubscription(opened, "nl", "anna@example.test", origin);
-    clock = new Date("2026-12-02T09:15:00Z");
+    const row = (await subscribe("nl", "anna@example.test")).row;
+    setClock("2026-12-02T09:15:00Z");
     const s = await shopper(opened.app, "/opzeggen");
     await sendContractRequest(s, "cancel", "nl", { ...ordinary, email: "anna@example.test" });
 
@@ -196,7 +136,7 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
       "anna@example.test",
       "contract-cancel-received",
     )) as string;
-    clock = new Date("2026-12-04T18:00:00Z");
+    setClock("2026-12-04T18:00:00Z");
     const reader = await shopper(opened.app, link);
     // Opening the link (as a mail scanner does) changes nothing.
     expect((await subscription(row.id)).status).toBe("active");
@@ -241,9 +181,9 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
 
   it("a notice sent before a renewal and confirmed after it: that charge is paid back and it ends at once", async () => {
     const opened = await open();
-    const row = await paidSubscription(opened, "nl", "late-link@example.test", origin);
+    const row = (await subscribe("nl", "late-link@example.test")).row;
     // The paid period's last day: the notice arrives in time for it.
-    clock = new Date("2026-12-27T10:00:00Z");
+    setClock("2026-12-27T10:00:00Z");
     await sendContractRequest(await shopper(opened.app, "/opzeggen"), "cancel", "nl", {
       ...ordinary,
       email: "late-link@example.test",
@@ -257,12 +197,12 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
       .selectAll()
       .where("subscription_id", "=", row.id)
       .execute();
-    const testPage = new URL(String(charge?.page_url), origin).pathname;
+    const testPage = new URL(String(charge?.page_url), sub.origin).pathname;
     const tester = await shopper(opened.app, testPage);
     expect((await tester.post(testPage, { outcome: "paid" })).statusCode).toBe(303);
     expect(await subscription(row.id)).toMatchObject({ status: "active", paid_until: "2027-01-27" });
 
-    clock = new Date("2026-12-29T09:00:00Z");
+    setClock("2026-12-29T09:00:00Z");
     const link = (await signupLinkPath(
       database.db,
       "late-link@example.test",
@@ -289,8 +229,8 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
 
   it("mails the receipt and the confirmation in German, for an extraordinary notice with customer service told", async () => {
     const opened = await open();
-    const row = await paidSubscription(opened, "de", "juergen@example.test", origin);
-    clock = new Date("2026-12-02T09:15:00Z");
+    const row = (await subscribe("de", "juergen@example.test")).row;
+    setClock("2026-12-02T09:15:00Z");
     const s = await shopper(opened.app, "/kuendigen");
     const page = await sendContractRequest(s, "cancel", "de", {
       name: "Jürgen Groß",
@@ -339,7 +279,7 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
 
   it("names no subscription of another address, even with its number", async () => {
     const opened = await open();
-    const row = await paidSubscription(opened, "nl", "owner@example.test", origin);
+    const row = (await subscribe("nl", "owner@example.test")).row;
     const s = await shopper(opened.app, "/opzeggen");
     await sendContractRequest(s, "cancel", "nl", {
       ...ordinary,
@@ -356,8 +296,8 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
 
   it("a link older than 7 days no longer works; an unknown one leads nowhere", async () => {
     const opened = await open();
-    const row = await paidSubscription(opened, "nl", "slow@example.test", origin);
-    clock = new Date("2026-12-02T09:15:00Z");
+    const row = (await subscribe("nl", "slow@example.test")).row;
+    setClock("2026-12-02T09:15:00Z");
     await sendContractRequest(await shopper(opened.app, "/opzeggen"), "cancel", "nl", {
       ...ordinary,
       email: "slow@example.test",
@@ -367,7 +307,7 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
       "slow@example.test",
       "contract-cancel-received",
     )) as string;
-    clock = new Date("2026-12-09T09:16:00Z");
+    setClock("2026-12-09T09:16:00Z");
     // A browser with a form token of the shop's (the link's page has no form any more).
     const reader = await shopper(opened.app, "/opzeggen");
     expect((await reader.get(link)).statusCode).toBe(410);
@@ -390,8 +330,7 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
     expect(textOf(refused.body)).toContain("Es wurden kurz hintereinander viele Anfragen gesendet");
     expect(textOf(refused.body)).toContain("c@example.test");
     expect(await mails("c@example.test")).toEqual([]);
-    await opened.app.close();
-    await cleanup?.();
+    await sub.close();
 
     // One address: five an hour, from any number of clients.
     const many = await open();
@@ -410,11 +349,11 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
 
   it("withdraws within 14 days with a refund through the provider, once; after them the mail says the period ended", async () => {
     const opened = await open();
-    const early = await paidSubscription(opened, "nl", "early@example.test", origin);
-    const late = await paidSubscription(opened, "nl", "late@example.test", origin);
+    const early = (await subscribe("nl", "early@example.test")).row;
+    const late = (await subscribe("nl", "late@example.test")).row;
 
     // 12 December: the 14th day after 28 November, the last one to withdraw on.
-    clock = new Date("2026-12-12T20:00:00Z");
+    setClock("2026-12-12T20:00:00Z");
     await sendContractRequest(await shopper(opened.app, "/herroepen"), "withdraw", "nl", {
       name: "Anna de Vries",
       email: "early@example.test",
@@ -426,7 +365,7 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
       "contract-withdraw-received",
     )) as string;
     // Used the next day, after the 14 days: what counts is when the withdrawal arrived.
-    clock = new Date("2026-12-13T08:00:00Z");
+    setClock("2026-12-13T08:00:00Z");
     const reader = await shopper(opened.app, link);
     expect((await reader.post(link, {})).statusCode).toBe(303);
     expect(textOf((await reader.get(link)).body)).toContain(
@@ -449,7 +388,7 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
       (m) => m.kind === "contract-withdraw-received",
     );
     expect(tooLate?.text_body).toContain("liep tot en met zaterdag 12 december 2026");
-    expect(tooLate?.text_body).toContain(`${origin}/opzeggen`);
+    expect(tooLate?.text_body).toContain(`${sub.origin}/opzeggen`);
     expect(tooLate?.text_body).not.toContain("/herroepen/bevestigen/");
     expect((await subscription(late.id)).status).toBe("active");
     expect(await opened.database.db.selectFrom("test_refunds").selectAll().execute()).toHaveLength(1);

@@ -1,141 +1,20 @@
-import { resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { projectRoot } from "../../server/config.ts";
-import { createI18n, loadMessages } from "../../server/i18n/index.ts";
+import { describe, expect, it } from "vitest";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
-import { subscriptionCharges } from "../../server/payments/subscription-charges.ts";
-import { testPaymentProvider } from "../../server/payments/test-provider.ts";
-import type { Database } from "../../server/store/database.ts";
-import { subscriptionRepository } from "../../server/store/subscription-repository.ts";
-import { type TestShop, testShop } from "../support/app.ts";
 import { testDatabases } from "../support/databases.ts";
-import { freePort } from "../support/shop-process.ts";
 import { shopper, textOf } from "../support/shopper.ts";
-import { signupLinkPath } from "../support/subscriptions.ts";
+import { silent, subscriptionShop } from "../support/subscription-shop.ts";
 
 /**
  * A failed charge's mail carries a link that pays the month by hand (ADR 0106): its page
  * needs no signing in, its button goes to the test provider's page, and the webhook of the
  * paid payment makes the subscription active again, the period paid, the retries stopped.
  */
-const i18n = createI18n(loadMessages(resolve(projectRoot, "locales")), (key) => {
-  throw new Error(`missing text ${key}`);
-});
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-const password = "Zomer aan zee 2026!";
-
 describe.each(testDatabases())("paying a failed month by hand on $name", (target) => {
-  let shop: TestShop | undefined;
-  let cleanup: (() => Promise<void>) | undefined;
-  let origin = "";
-  afterEach(async () => {
-    await shop?.app.close();
-    shop = undefined;
-    await cleanup?.();
-    cleanup = undefined;
-  });
-
-  async function open() {
-    const opened = await target.open();
-    cleanup = opened.cleanup;
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    shop = await testShop({
-      env: { PUBLIC_URL: origin, PAYMENT_PROVIDER: "test", SIGNUP_RATE_LIMIT: "1000" },
-      now: () => new Date("2026-11-28T10:00:00Z"),
-      database: { ...opened.database, close: async () => {} },
-    });
-    await shop.app.listen({ port, host: "127.0.0.1" });
-    return opened.database;
-  }
-
-  /** What the renewal command builds: the provider and the charges, on the shop's database. */
-  function instance(database: Database) {
-    const provider = testPaymentProvider({
-      db: database.db,
-      checkoutUrl: (id, locale) => `${origin}${i18n.routes.pathFor("testPayment", locale, { payment: id })}`,
-      log: silent,
-    });
-    const deps = {
-      db: database.db,
-      provider,
-      subscriptions: subscriptionRepository(database.db),
-      i18n,
-      log: silent,
-      now: () => new Date(),
-    };
-    return { provider, deps, charges: subscriptionCharges({ ...deps, origin }) };
-  }
-
-  /** Signs up for Premium (3 months at € 4,99, then € 9,99), confirms and pays: an active subscription. */
-  async function subscribe(lang: "nl" | "de", email: string) {
-    const app = (shop as TestShop).app;
-    const s = await shopper(app, lang === "nl" ? "/abonnement" : "/abo");
-    const signup = await s.post(lang === "nl" ? "/abonnement/aanmelden" : "/abo/anmelden", {
-      plan: "premium",
-      name: "Anna de Vries",
-      email,
-      password,
-      passwordConfirm: password,
-    });
-    expect(signup.statusCode).toBe(303);
-    const link = (await signupLinkPath((shop as TestShop).database.db, email)) as string;
-    const confirmed = await s.post(link, {});
-    const testPage = new URL(String(confirmed.headers.location), origin).pathname;
-    expect((await s.post(testPage, { outcome: "paid" })).statusCode).toBe(303);
-    const [row] = await rows(email);
-    expect(row).toMatchObject({ status: "active", paid_until: "2026-12-27", started_on: "2026-11-28" });
-    expect(row?.mandate_id).toMatch(/^mdt_/);
-    return { s, id: String(row?.id) };
-  }
-
-  const rows = (email: string) =>
-    (shop as TestShop).database.db
-      .selectFrom("subscriptions")
-      .innerJoin("accounts", "accounts.id", "subscriptions.account_id")
-      .selectAll("subscriptions")
-      .where("accounts.email", "=", email)
-      .execute();
-  const mails = (email: string) =>
-    (shop as TestShop).database.db
-      .selectFrom("outbox")
-      .select(["kind", "locale", "text_body"])
-      .where("to_address", "=", email)
-      .orderBy("id")
-      .execute();
-  const charges = (id: string) =>
-    (shop as TestShop).database.db
-      .selectFrom("subscription_charges")
-      .selectAll()
-      .where("subscription_id", "=", id)
-      .orderBy("period_start")
-      .orderBy("attempt")
-      .execute();
-
-  /** The tester's choice on a charge's test page. */
-  async function decide(pageUrl: string | null, outcome: "paid" | "failed") {
-    const page = new URL(String(pageUrl), origin).pathname;
-    const s = await shopper((shop as TestShop).app, page);
-    expect((await s.post(page, { outcome })).statusCode).toBe(303);
-  }
-
-  const payLink = async (email: string, kind: string, lang: "nl" | "de") => {
-    const mail = (await mails(email)).filter((m) => m.kind === kind).at(-1);
-    const prefix = lang === "nl" ? "/abonnement/betalen/" : "/abo/bezahlen/";
-    const found = new RegExp(`${origin}(${prefix}[\\w-]{43})\\n`).exec(String(mail?.text_body));
-    expect(found, `${kind} mail with a link`).not.toBeNull();
-    return found?.[1] as string;
-  };
-  const byHand = (id: string) =>
-    (shop as TestShop).database.db
-      .selectFrom("by_hand_payments")
-      .selectAll()
-      .where("subscription_id", "=", id)
-      .orderBy("attempt")
-      .execute();
+  const sub = subscriptionShop(target);
+  const { open, instance, subscribe, decide, rows, mails, charges, payLink, byHand } = sub;
 
   it("pays a past-due month from the mail's link without signing in; paid, it runs again", async () => {
-    const database = await open();
+    const { database } = await open();
     const { charges: job } = instance(database);
     const renew = (day: string) => runRenewals({ database, charges: job, log: silent }, day);
     const email = "by-hand@example.test";
@@ -147,7 +26,7 @@ describe.each(testDatabases())("paying a failed month by hand on $name", (target
     const link = await payLink(email, "subscription-charge-failed", "nl");
 
     // Another browser, no cookies: the mail's link is the proof.
-    const other = await shopper((shop as TestShop).app, "/");
+    const other = await shopper(sub.shop.app, "/");
     const page = await other.get(link);
     expect(page.statusCode).toBe(200);
     expect(page.headers["cache-control"]).toContain("no-store");
@@ -163,7 +42,7 @@ describe.each(testDatabases())("paying a failed month by hand on $name", (target
     const started = await other.post(link, {});
     expect(started.statusCode).toBe(303);
     const testPage = String(started.headers.location);
-    expect(testPage).toMatch(new RegExp(`^${origin}/testbetaling/tp_`));
+    expect(testPage).toMatch(new RegExp(`^${sub.origin}/testbetaling/tp_`));
     const again = await other.post(link, {});
     expect(again.headers.location).toBe(testPage);
     expect(await byHand(id)).toHaveLength(1);
@@ -201,7 +80,7 @@ describe.each(testDatabases())("paying a failed month by hand on $name", (target
   });
 
   it("a suspended subscription is paid by hand in German; a failed try leaves it suspended, tried again", async () => {
-    const database = await open();
+    const { database } = await open();
     const { charges: job } = instance(database);
     const renew = (day: string) => runRenewals({ database, charges: job, log: silent }, day);
     const email = "by-hand-de@example.test";
@@ -221,7 +100,7 @@ describe.each(testDatabases())("paying a failed month by hand on $name", (target
     const older = await payLink(email, "subscription-charge-failed", "de");
     expect(older).not.toBe(link);
 
-    const other = await shopper((shop as TestShop).app, "/");
+    const other = await shopper(sub.shop.app, "/");
     const page = textOf((await other.get(link)).body);
     expect(page).toContain("Bezahlen Sie den offenen Monat Ihres Foto-Abos Premium");
     expect(page).toContain("Pausiert");
@@ -247,14 +126,14 @@ describe.each(testDatabases())("paying a failed month by hand on $name", (target
   });
 
   it("a wrong or expired link shows the same page for every address and starts nothing", async () => {
-    const database = await open();
+    const { database } = await open();
     const { charges: job } = instance(database);
     const email = "by-hand-old@example.test";
     const { id } = await subscribe("nl", email);
     await runRenewals({ database, charges: job, log: silent }, "2026-12-28");
     await decide((await charges(id))[0]?.page_url ?? null, "failed");
     const link = await payLink(email, "subscription-charge-failed", "nl");
-    const other = await shopper((shop as TestShop).app, "/");
+    const other = await shopper(sub.shop.app, "/");
 
     const wrong = await other.get(`/abonnement/betalen/${"x".repeat(43)}`);
     expect(wrong.statusCode).toBe(404);
@@ -277,14 +156,14 @@ describe.each(testDatabases())("paying a failed month by hand on $name", (target
   });
 
   it("a post from another site is refused (Fetch Metadata)", async () => {
-    const database = await open();
+    const { database } = await open();
     const { charges: job } = instance(database);
     const email = "by-hand-csrf@example.test";
     const { id } = await subscribe("nl", email);
     await runRenewals({ database, charges: job, log: silent }, "2026-12-28");
     await decide((await charges(id))[0]?.page_url ?? null, "failed");
     const link = await payLink(email, "subscription-charge-failed", "nl");
-    const forged = await (shop as TestShop).app.inject({
+    const forged = await sub.shop.app.inject({
       method: "POST",
       url: link,
       headers: { "sec-fetch-site": "cross-site", "content-type": "application/x-www-form-urlencoded" },

@@ -1,130 +1,29 @@
-import { resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { projectRoot } from "../../server/config.ts";
-import { createI18n, loadMessages } from "../../server/i18n/index.ts";
+import { describe, expect, it } from "vitest";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
-import { subscriptionCharges } from "../../server/payments/subscription-charges.ts";
 import { withdrawSubscription } from "../../server/payments/subscription-withdrawal.ts";
-import { testPaymentProvider } from "../../server/payments/test-provider.ts";
-import type { Database } from "../../server/store/database.ts";
-import { subscriptionRepository } from "../../server/store/subscription-repository.ts";
-import { type TestShop, testShop } from "../support/app.ts";
 import { testDatabases } from "../support/databases.ts";
-import { freePort } from "../support/shop-process.ts";
-import { shopper, textOf } from "../support/shopper.ts";
-import { signupLinkPath } from "../support/subscriptions.ts";
+import { textOf } from "../support/shopper.ts";
+import { silent, subscriptionShop } from "../support/subscription-shop.ts";
 
 /**
  * The subscription month after month: the first payment (through the shop's pages and the
  * test provider) makes a mandate; the renewal job charges each next period on it; the
  * tester decides each charge on its test page, whose webhook reaches the listening shop.
  */
-const i18n = createI18n(loadMessages(resolve(projectRoot, "locales")), (key) => {
-  throw new Error(`missing text ${key}`);
-});
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-const password = "Zomer aan zee 2026!";
-
 describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
-  let shop: TestShop | undefined;
-  let cleanup: (() => Promise<void>) | undefined;
-  let origin = "";
-  afterEach(async () => {
-    await shop?.app.close();
-    shop = undefined;
-    await cleanup?.();
-    cleanup = undefined;
-  });
-
-  async function open() {
-    const opened = await target.open();
-    cleanup = opened.cleanup;
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    shop = await testShop({
-      env: { PUBLIC_URL: origin, PAYMENT_PROVIDER: "test", SIGNUP_RATE_LIMIT: "1000" },
-      now: () => new Date("2026-11-28T10:00:00Z"),
-      database: { ...opened.database, close: async () => {} },
-    });
-    await shop.app.listen({ port, host: "127.0.0.1" });
-    return opened.database;
-  }
-
-  /** What the renewal command builds: the provider and the charges, on the shop's database. */
-  function instance(database: Database) {
-    const provider = testPaymentProvider({
-      db: database.db,
-      checkoutUrl: (id, locale) => `${origin}${i18n.routes.pathFor("testPayment", locale, { payment: id })}`,
-      log: silent,
-    });
-    const deps = {
-      db: database.db,
-      provider,
-      subscriptions: subscriptionRepository(database.db),
-      i18n,
-      log: silent,
-      now: () => new Date(),
-    };
-    return { provider, deps, charges: subscriptionCharges({ ...deps, origin }) };
-  }
-
-  /** Signs up for Premium (3 months at € 4,99, then € 9,99), confirms and pays: an active subscription. */
-  async function subscribe(lang: "nl" | "de", email: string) {
-    const app = (shop as TestShop).app;
-    const s = await shopper(app, lang === "nl" ? "/abonnement" : "/abo");
-    const signup = await s.post(lang === "nl" ? "/abonnement/aanmelden" : "/abo/anmelden", {
-      plan: "premium",
-      name: "Anna de Vries",
-      email,
-      password,
-      passwordConfirm: password,
-    });
-    expect(signup.statusCode).toBe(303);
-    const link = (await signupLinkPath((shop as TestShop).database.db, email)) as string;
-    const confirmed = await s.post(link, {});
-    const testPage = new URL(String(confirmed.headers.location), origin).pathname;
-    expect((await s.post(testPage, { outcome: "paid" })).statusCode).toBe(303);
-    const [row] = await rows(email);
-    expect(row).toMatchObject({ status: "active", paid_until: "2026-12-27", started_on: "2026-11-28" });
-    expect(row?.mandate_id).toMatch(/^mdt_/);
-    return { s, id: String(row?.id) };
-  }
-
-  const rows = (email: string) =>
-    (shop as TestShop).database.db
-      .selectFrom("subscriptions")
-      .innerJoin("accounts", "accounts.id", "subscriptions.account_id")
-      .selectAll("subscriptions")
-      .where("accounts.email", "=", email)
-      .execute();
-  const mails = (email: string) =>
-    (shop as TestShop).database.db
-      .selectFrom("outbox")
-      .select(["kind", "locale", "text_body"])
-      .where("to_address", "=", email)
-      .orderBy("id")
-      .execute();
-  const charges = (id: string) =>
-    (shop as TestShop).database.db
-      .selectFrom("subscription_charges")
-      .selectAll()
-      .where("subscription_id", "=", id)
-      .orderBy("period_start")
-      .orderBy("attempt")
-      .execute();
-
-  /** The tester's choice on a charge's test page. */
-  async function decide(pageUrl: string | null, outcome: "paid" | "failed") {
-    const page = new URL(String(pageUrl), origin).pathname;
-    const s = await shopper((shop as TestShop).app, page);
-    expect((await s.post(page, { outcome })).statusCode).toBe(303);
-  }
+  const sub = subscriptionShop(target);
+  const { open, instance, subscribe, decide, rows, mails, charges } = sub;
 
   it("charges each next period on the mandate once, at the offer's price, and mails the invoice", async () => {
-    const database = await open();
+    const { database } = await open();
     const { charges: job } = instance(database);
     const email = "renew@example.test";
-    const { id, s } = await subscribe("nl", email);
+    const { id, s, row } = await subscribe("nl", email);
+    expect(row).toMatchObject({
+      paid_from: "2026-11-28",
+      paid_until: "2026-12-27",
+      started_on: "2026-11-28",
+    });
 
     // Not due yet on the last paid day.
     expect(await runRenewals({ database, charges: job, log: silent }, "2026-12-27")).toMatchObject({
@@ -143,7 +42,7 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
       amount_cents: 499,
       status: "open",
     });
-    expect(charge?.page_url).toMatch(new RegExp(`^${origin}/testbetaling/tp_`));
+    expect(charge?.page_url).toMatch(new RegExp(`^${sub.origin}/testbetaling/tp_`));
     // Charged without the shopper: no new mail until it is decided.
     expect((await mails(email)).map((m) => m.kind)).toEqual(["subscription-confirm", "subscription-welcome"]);
 
@@ -168,7 +67,7 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
   });
 
   it("a failed charge makes it past due and mails a link; retries after 3 and 7 days; the last suspends", async () => {
-    const database = await open();
+    const { database } = await open();
     const { charges: job } = instance(database);
     const email = "past-due@example.test";
     const { id, s } = await subscribe("de", email);
@@ -186,7 +85,7 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     expect(failed).toHaveLength(1);
     expect(failed[0]?.locale).toBe("de");
     // The link pays the month by hand (ADR 0106), without signing in.
-    expect(failed[0]?.text_body).toMatch(new RegExp(`${origin}/abo/bezahlen/[\\w-]{43}\\n`));
+    expect(failed[0]?.text_body).toMatch(new RegExp(`${sub.origin}/abo/bezahlen/[\\w-]{43}\\n`));
     expect(failed[0]?.text_body).toContain("Donnerstag, 31. Dezember 2026");
 
     expect(await renew("2026-12-30")).toMatchObject({ counts: { charged: 0 } });
@@ -211,7 +110,7 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
   });
 
   it("under notice it runs to the paid period's end; the renewal after it ends it and charges nothing", async () => {
-    const database = await open();
+    const { database } = await open();
     const { charges: job, deps } = instance(database);
     const email = "notice@example.test";
     const { id } = await subscribe("nl", email);
@@ -239,7 +138,7 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
   });
 
   it("a mandate the provider no longer honours: each try fails, mails its amount, and the third suspends", async () => {
-    const database = await open();
+    const { database } = await open();
     const { charges: job, provider } = instance(database);
     const email = "revoked@example.test";
     const { id } = await subscribe("nl", email);
@@ -264,7 +163,7 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
   });
 
   it("two instances renewing at once charge a period once", async () => {
-    const database = await open();
+    const { database } = await open();
     const email = "twice@example.test";
     const { id } = await subscribe("nl", email);
     const [a, b] = [instance(database), instance(database)];
@@ -291,7 +190,7 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
   });
 
   it("a withdrawal within 14 days refunds the unused days through the provider; after them it is refused", async () => {
-    const database = await open();
+    const { database } = await open();
     const { deps, provider } = instance(database);
     const early = await subscribe("nl", "withdraw@example.test");
     const late = await subscribe("nl", "too-late@example.test");
