@@ -2,12 +2,14 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { type CartTotals, cartTotals, type PricedLine, priceLines } from "../domain/cart-pricing.ts";
 import type { CheckoutState } from "../domain/checkout-steps.ts";
 import { countryOfLocale, type DeliveryAddress } from "../domain/delivery-address.ts";
+import { type SubscriberAllowance, subscriberBenefits } from "../domain/subscriber-benefits.ts";
 import { readCartId } from "../http/cookies/cart-cookie.ts";
 import { overClientLimit } from "../http/limits/client-limits.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { choiceText } from "../i18n/product-texts.ts";
 import type { PhotoProject } from "../store/photo-project-repository.ts";
+import { type CartSubscriber, cartSubscriber } from "./cart-subscriber.ts";
 
 /** The shopper's cart as every checkout step needs it: priced lines, address and totals. */
 export interface ShopperCart {
@@ -17,6 +19,8 @@ export interface ShopperCart {
   totals: CartTotals;
   /** The photo-book projects of the lines that have one, by id, with their photo counts. */
   projects: ReadonlyMap<string, PhotoProject>;
+  /** The signed-in shopper's subscription, when it gives free prints or a discount now (ADR 0104). */
+  subscriber?: CartSubscriber;
 }
 
 /**
@@ -47,9 +51,11 @@ export async function loadShopperCart(services: Services, request: FastifyReques
     ? await Promise.all([services.carts.lines(cartId), services.carts.address(cartId)])
     : [[], undefined];
   const projectIds = stored.flatMap((l) => (l.projectId ? [l.projectId] : []));
-  if (projectIds.length === 0) return pricedCart(services, request.locale, cartId, stored, address);
-  const projects = await services.projects.summaries(projectIds);
-  return pricedCart(services, request.locale, cartId, stored, address, projects);
+  const projects = projectIds.length > 0 ? await services.projects.summaries(projectIds) : undefined;
+  // A subscription's prints and discount only matter to a cart with something in it.
+  const session = stored.length > 0 ? await request.signedIn() : undefined;
+  const subscriber = session && (await cartSubscriber(services, session.account.id));
+  return pricedCart(services, request.locale, cartId, stored, address, { projects, subscriber });
 }
 
 /**
@@ -66,14 +72,43 @@ export function pricedCart(
   cartId: string | undefined,
   stored: Parameters<typeof priceLines>[1],
   address: DeliveryAddress | undefined,
-  projects: ReadonlyMap<string, PhotoProject> = new Map(),
+  options: {
+    projects?: ReadonlyMap<string, PhotoProject>;
+    subscriber?: CartSubscriber;
+    /** What the subscription gives, when it is not `subscriber.allowance` (placing an order counts again). */
+    allowance?: SubscriberAllowance;
+  } = {},
 ): ShopperCart {
+  const { projects = new Map(), subscriber } = options;
   const lines = priceLines(services.catalogue, stored).map((line) =>
     line.orderable && !hasPhotos(line, projects) ? { ...line, orderable: false } : line,
   );
   // Until the shopper gives an address, VAT and shipping are those of the shop's language's country.
   const country = address?.country ?? countryOfLocale[locale];
-  return { cartId, lines, address, totals: cartTotals(lines, country), projects };
+  const benefits = subscriberBenefits(lines, options.allowance ?? subscriber?.allowance);
+  return {
+    cartId,
+    lines,
+    address,
+    totals: cartTotals(lines, country, benefits),
+    projects,
+    ...(subscriber && { subscriber }),
+  };
+}
+
+/**
+ * "Nog 17 van je 20 gratis afdrukken deze maand": the free prints the subscription leaves
+ * once this cart is ordered; undefined without a subscription whose plan has free prints.
+ */
+export function printsLeft(
+  cart: Pick<ShopperCart, "subscriber" | "totals">,
+): { left: number; total: number } | undefined {
+  const allowance = cart.subscriber?.allowance;
+  if (!allowance || allowance.printsPerMonth === 0) return undefined;
+  return {
+    left: Math.max(0, allowance.freePrintsLeft - cart.totals.subscriber.freePrints),
+    total: allowance.printsPerMonth,
+  };
 }
 
 export function checkoutState(cart: Pick<ShopperCart, "lines" | "address" | "totals">): CheckoutState {

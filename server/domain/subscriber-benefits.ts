@@ -1,5 +1,4 @@
 import type { PricedLine } from "./cart-pricing.ts";
-import type { Product } from "./catalogue.ts";
 import { isPhotoBook } from "./photo-books.ts";
 
 /**
@@ -40,16 +39,26 @@ export const noBenefits: SubscriberBenefits = {
 };
 
 /**
- * A free print is a photo print sold by the piece (the prints drawn as a stack); an
- * enlargement is priced as wall decoration would be and is not one of the month's prints.
+ * The sizes of a free print: 10 × 15 cm, upright or across, as the subscription page tells
+ * the shopper ("Gratis afdrukken zijn foto's van 10 x 15 cm", locales' subscription.explain).
  */
-export function isFreePrint(product: Product): boolean {
-  return product.category === "prints" && product.model.shape === "stack";
+const freePrintSizes: ReadonlySet<string> = new Set(["10x15", "15x10"]);
+
+/**
+ * A free print is a photo print sold by the piece (the prints drawn as a stack) in the
+ * size of a free print; larger prints and enlargements keep their price.
+ */
+export function isFreePrint(line: Pick<PricedLine, "product" | "sizeId">): boolean {
+  return (
+    line.product.category === "prints" &&
+    line.product.model.shape === "stack" &&
+    freePrintSizes.has(line.sizeId)
+  );
 }
 
 /**
- * The free prints go to the cheapest prints first: the saving then does not depend on the
- * order the lines were added in, and the allowance stays an allowance of standard prints.
+ * The free prints go to the cheapest prints first, should 10 × 15 prints ever differ in
+ * price: the saving then does not depend on the order the lines were added in.
  * Photo books lose their percentage, rounded down to the cent, as the shop would round.
  */
 export function subscriberBenefits(
@@ -58,7 +67,7 @@ export function subscriberBenefits(
 ): SubscriberBenefits {
   if (!allowance) return noBenefits;
   const ordered = lines.filter((l) => l.orderable);
-  const prints = ordered.filter((l) => isFreePrint(l.product)).sort((a, b) => a.unitCents - b.unitCents);
+  const prints = ordered.filter((l) => isFreePrint(l)).sort((a, b) => a.unitCents - b.unitCents);
   let left = Math.max(0, allowance.freePrintsLeft);
   let freePrints = 0;
   let freePrintsCents = 0;

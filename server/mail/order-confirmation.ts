@@ -73,6 +73,7 @@ export function orderConfirmationMail(
     ),
     "",
     amount(t("cart.subtotal"), order.subtotalCents),
+    ...subscriberLines(t, order, money),
     order.shippingCents === 0
       ? `${t("cart.shippingTo", { country })}: ${t("cart.shippingFree")}`
       : amount(t("cart.shippingTo", { country }), order.shippingCents),
@@ -106,4 +107,26 @@ export function orderConfirmationMail(
     subject: t("orderMail.subject", { number, shop }),
     text,
   };
+}
+
+/** What the photo subscription took off the order, a line each, as its page shows them. */
+function subscriberLines(
+  t: Translate,
+  order: Pick<OrderDraft, "subscriber">,
+  money: (cents: number) => string,
+) {
+  const benefits = order.subscriber;
+  if (!benefits) return [];
+  return [
+    ...(benefits.freePrintsCents > 0
+      ? [
+          `${t("cart.subscriber.freePrints", { count: benefits.freePrints })}: −${money(benefits.freePrintsCents)}`,
+        ]
+      : []),
+    ...(benefits.photoBookDiscountCents > 0
+      ? [
+          `${t("cart.subscriber.photoBookDiscount", { percent: benefits.photoBookDiscount })}: −${money(benefits.photoBookDiscountCents)}`,
+        ]
+      : []),
+  ];
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { keepSignedInPage } from "../accounts/keep-signed-in-page.ts";
+import { cartSubscriber } from "../cart/cart-subscriber.ts";
 import { localMoment } from "../domain/delivery-times.ts";
 import {
   subscriptionAwaitsPayment,
@@ -18,8 +19,8 @@ import { priceText } from "./subscription-payment.ts";
 
 /**
  * "Mijn abonnement": the account's subscription, its plan, status and paid period, the way to
- * its payment page, and cancelling it. A paid month runs to its end; monthly payments do not
- * exist yet, so cancelling stops nothing that would be taken.
+ * its payment page, the free prints left this month, and cancelling it (a paid month runs
+ * to its end).
  */
 export function accountSubscriptionRoutes(
   app: FastifyInstance,
@@ -36,6 +37,8 @@ export function accountSubscriptionRoutes(
     const locale = request.locale;
     const t = i18n.t[locale];
     const subscription = await subscriptions.forAccount(session.account.id);
+    // What is left of this period's free prints, as the cart counts them.
+    const allowance = subscription && (await cartSubscriber(services, session.account.id))?.allowance;
     const flash = takeFlash<string>(request, reply, "account-subscription");
     const cancellable =
       subscription &&
@@ -50,6 +53,13 @@ export function accountSubscriptionRoutes(
           price: priceText(t, subscription, locale),
           status: t(`subscriptionPayment.status.${subscription.status}`),
           paidUntil: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : undefined,
+          printsLeft:
+            allowance && allowance.printsPerMonth > 0
+              ? t("cart.subscriber.printsLeft", {
+                  left: allowance.freePrintsLeft,
+                  total: allowance.printsPerMonth,
+                })
+              : undefined,
           renews:
             (Boolean(subscription.mandateId) &&
               subscriptionRuns(subscription.status) &&

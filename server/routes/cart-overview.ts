@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { subscriberShown } from "../cart/cart-subscriber.ts";
 import {
   checkoutState,
   lineViews,
   loadShopperCart,
   pricedCart,
+  printsLeft,
   type ShopperCart,
 } from "../cart/shopper-cart.ts";
 import type { PricedLine } from "../domain/cart-pricing.ts";
@@ -104,6 +106,7 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
           image: view.line.product.image,
         })),
         totals: cart.totals,
+        printsLeft: printsLeft(cart),
         countryName,
         address,
         addressLines: address ? addressLines(address, countryName) : [],
@@ -122,10 +125,14 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
     // too stays while they do: the same cart is the same order.
     const shownCart = await cartShown(services.carts, readCartId(request));
     const period = clockShown("period", () => services.deliveryTimes.period(services.now()));
+    // Signed in, the totals may hold what the account's subscription takes off.
+    const session = await request.signedIn();
+    const subscriber = session ? subscriberShown(services, session) : [];
     const cart = await loadShopperCart(services, request);
     const elsewhere = redirectFor("cartOverview", checkoutState(cart));
     if (elsewhere) return reply.redirect(path(request, elsewhere), 303);
-    return showOverview(request, reply, cart, undefined, shownCart && pageShows(shownCart, period));
+    const shows = shownCart && pageShows(shownCart, period, ...subscriber);
+    return showOverview(request, reply, cart, undefined, shows);
   });
 
   route("cartOverview", "POST", async (request, reply) => {
@@ -146,20 +153,28 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
     if (!orderKeyPattern.test(key)) return changed();
 
     // Read before the transaction: a photo book whose last photo went since the overview is refused.
-    const { projects } = await loadShopperCart(services, request);
+    // A subscriber's free prints are counted again inside the transaction (freePrintsUsed).
+    const { projects, subscriber } = await loadShopperCart(services, request);
     // Signed in: the order is the account's from the start.
     const session = await request.signedIn();
     const result = await orders.place<Refusal>(
       cartId,
       key,
       (snapshot) => {
-        const cart = pricedCart(services, locale, cartId, snapshot.lines, snapshot.address, projects);
+        const used = snapshot.freePrintsUsed;
+        const allowance = subscriber && used !== undefined ? subscriber.allowanceAfter(used) : undefined;
+        const cart = pricedCart(services, locale, cartId, snapshot.lines, snapshot.address, {
+          projects,
+          subscriber,
+          allowance,
+        });
         const elsewhere = redirectFor("cartOverview", checkoutState(cart));
         if (elsewhere || !cart.address) return { refused: { step: elsewhere ?? "cartAddress" } };
         if (checkoutFingerprint(cart.lines, cart.address, cart.totals) !== fingerprint) {
           return { refused: { changed: true } };
         }
         const ordered = cart.lines.filter((l) => l.orderable);
+        const benefits = cart.totals.subscriber;
         const draft: OrderDraft = {
           locale,
           address: cart.address,
@@ -174,6 +189,17 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
             ...(l.projectId ? { projectId: l.projectId } : {}),
           })),
           subtotalCents: cart.totals.subtotalCents,
+          ...(subscriber &&
+            benefits.totalCents > 0 && {
+              subscriber: {
+                subscriptionId: subscriber.subscriptionId,
+                period: subscriber.period,
+                freePrints: benefits.freePrints,
+                freePrintsCents: benefits.freePrintsCents,
+                photoBookDiscount: benefits.photoBookDiscount,
+                photoBookDiscountCents: benefits.photoBookDiscountCents,
+              },
+            }),
           shippingCents: cart.totals.shippingCents,
           vatRate: cart.totals.vatRate,
           vatCents: cart.totals.vatCents,
@@ -183,7 +209,12 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
         // No mail yet: the confirmation goes out when the payment is received (order-payments.ts).
         return { draft };
       },
-      session ? { accountId: session.account.id } : {},
+      {
+        ...(session && { accountId: session.account.id }),
+        ...(subscriber && {
+          subscriber: { subscriptionId: subscriber.subscriptionId, period: subscriber.period },
+        }),
+      },
     );
 
     switch (result.kind) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { subscriberShown } from "../cart/cart-subscriber.ts";
 import type { ProjectCart } from "../cart/project-lines.ts";
 import {
   cartForAdding,
@@ -6,6 +7,7 @@ import {
   type LineView,
   lineViews,
   loadShopperCart,
+  printsLeft,
   type ShopperCart,
 } from "../cart/shopper-cart.ts";
 import type { Product, ProductSize } from "../domain/catalogue.ts";
@@ -102,6 +104,7 @@ export function cartRoutes(
       quantityForm: addToCartForm,
       maxQuantity,
       checkout: checkoutState(cart),
+      printsLeft: printsLeft(cart),
       checkoutSteps,
       countryName: t(`fields.countries.${cart.totals.country}`),
       message: state.message,
@@ -137,6 +140,8 @@ export function cartRoutes(
     const cartId = readCartId(request);
     const plain = request.method === "GET" && status === 200 && Object.keys(state).length === 0;
     const cart = plain ? await cartShown(carts, cartId) : undefined;
+    // Signed in, the totals may hold what the account's subscription takes off.
+    const session = cart && (await request.signedIn());
     return reply.page(
       "pages/cart-contents",
       async () => ({
@@ -148,7 +153,7 @@ export function cartRoutes(
         status,
         fragment,
         cacheable: plain && !cart,
-        shows: cart && pageShows(cart),
+        shows: cart && pageShows(cart, ...(session ? subscriberShown(services, session) : [])),
       },
     );
   }

@@ -22,6 +22,7 @@ import { guestOrdersAndSignupOwners } from "./migrations/0019-guest-orders-and-s
 import { recurringSubscriptions } from "./migrations/0020-recurring-subscriptions.ts";
 import { contractRequests } from "./migrations/0021-contract-requests.ts";
 import { subscriptionPaymentsByHand } from "./migrations/0022-subscription-payments-by-hand.ts";
+import { orderSubscriberBenefits } from "./migrations/0023-order-subscriber-benefits.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   "0020-recurring-subscriptions": recurringSubscriptions,
   "0021-contract-requests": contractRequests,
   "0022-subscription-payments-by-hand": subscriptionPaymentsByHand,
+  "0023-order-subscriber-benefits": orderSubscriberBenefits,
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, PostgresAdapter } from "kysely";
 import type { DeliveryAddress } from "../domain/delivery-address.ts";
 import { awaitingPayment } from "../domain/order-lifecycle.ts";
 import { isDeliveryCountry } from "../domain/postcode.ts";
@@ -28,11 +28,30 @@ export interface OrderDraft {
   address: DeliveryAddress;
   lines: OrderLine[];
   subtotalCents: number;
+  /** What the shopper's photo subscription took off the subtotal (ADR 0104); none without one. */
+  subscriber?: OrderSubscriberBenefits;
   shippingCents: number;
   vatRate: number;
   vatCents: number;
   totalCents: number;
   production: { min: number; max: number };
+}
+
+/** The free prints and photo-book discount of an order, and the paid period whose prints they were. */
+export interface OrderSubscriberBenefits {
+  subscriptionId: string;
+  /** The first day of the paid period. */
+  period: string;
+  freePrints: number;
+  freePrintsCents: number;
+  photoBookDiscount: number;
+  photoBookDiscountCents: number;
+}
+
+/** The subscription whose free prints an order may use: its paid period's first day. */
+export interface OrderSubscriber {
+  subscriptionId: string;
+  period: string;
 }
 
 export interface Order extends OrderDraft {
@@ -47,6 +66,12 @@ export interface Order extends OrderDraft {
 export interface CartSnapshot {
   lines: CartLine[];
   address: DeliveryAddress | undefined;
+  /**
+   * With a subscriber: the free prints the period's other orders used, counted inside the
+   * order's transaction, after the subscription's row was locked, so two orders at once
+   * cannot both use the same prints.
+   */
+  freePrintsUsed?: number;
 }
 
 /**
@@ -77,8 +102,13 @@ export interface OrderRepository {
     cartId: string,
     idempotencyKey: string,
     prepare: PrepareOrder<R>,
-    options?: { accountId?: string },
+    options?: { accountId?: string; subscriber?: OrderSubscriber },
   ): Promise<PlaceResult<R>>;
+  /**
+   * The free prints the orders of a subscription's paid period used: those still awaiting
+   * payment or paid, not those that expired or were cancelled (they give their prints back).
+   */
+  freePrintsUsed(subscriber: OrderSubscriber, trx?: Kysely<Schema>): Promise<number>;
   /** An order of this cart; undefined for an unknown id or someone else's order. */
   find(orderId: number, cartId: string): Promise<Order | undefined>;
   /**
@@ -153,9 +183,12 @@ export function orderRepository(
           const existing = await orderWithKey(trx, idempotencyKey);
           if (existing) return existingResult(existing, cartId);
 
+          const { subscriber } = options;
+          if (subscriber) await lockSubscription(trx, subscriber.subscriptionId);
           const prepared = prepare({
             lines: await readLines(trx, cartId),
             address: await readAddress(trx, cartId),
+            ...(subscriber && { freePrintsUsed: await freePrintsUsed(trx, subscriber) }),
           });
           if ("refused" in prepared) return { kind: "refused", reason: prepared.refused } as const;
           const { draft } = prepared;
@@ -182,6 +215,14 @@ export function orderRepository(
               production_max_days: draft.production.max,
               created_at: at,
               account_id: options.accountId ?? null,
+              ...(draft.subscriber && {
+                free_prints: draft.subscriber.freePrints,
+                free_prints_cents: draft.subscriber.freePrintsCents,
+                photo_book_discount: draft.subscriber.photoBookDiscount,
+                photo_book_discount_cents: draft.subscriber.photoBookDiscountCents,
+                subscription_id: draft.subscriber.subscriptionId,
+                subscription_period: draft.subscriber.period,
+              }),
             })
             .returning("id")
             .executeTakeFirstOrThrow();
@@ -218,6 +259,7 @@ export function orderRepository(
       }
     },
 
+    freePrintsUsed: (subscriber, trx = db) => freePrintsUsed(trx, subscriber),
     find: (orderId, cartId) => readOrder(db, orderId, { cartId }),
     get: (orderId) => readOrder(db, orderId),
     findForAccount: (orderId, accountId) => readOrder(db, orderId, { accountId }),
@@ -304,6 +346,17 @@ async function readOrder(
       ...(l.project_id ? { projectId: l.project_id } : {}),
     })),
     subtotalCents: Number(row.subtotal_cents),
+    ...(row.subscription_id &&
+      row.subscription_period && {
+        subscriber: {
+          subscriptionId: row.subscription_id,
+          period: row.subscription_period,
+          freePrints: Number(row.free_prints),
+          freePrintsCents: Number(row.free_prints_cents),
+          photoBookDiscount: Number(row.photo_book_discount),
+          photoBookDiscountCents: Number(row.photo_book_discount_cents),
+        },
+      }),
     shippingCents: Number(row.shipping_cents),
     vatRate: Number(row.vat_rate),
     vatCents: Number(row.vat_cents),
@@ -311,6 +364,29 @@ async function readOrder(
     production: { min: Number(row.production_min_days), max: Number(row.production_max_days) },
     ...(row.account_id ? { accountId: row.account_id } : {}),
   };
+}
+
+/** Orders that give their free prints back: never paid, or called off. */
+const returnedStatuses = ["expired", "cancelled"];
+
+async function freePrintsUsed(db: Kysely<Schema>, subscriber: OrderSubscriber): Promise<number> {
+  const row = await db
+    .selectFrom("orders")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("free_prints"), eb.lit(0)).as("used"))
+    .where("subscription_id", "=", subscriber.subscriptionId)
+    .where("subscription_period", "=", subscriber.period)
+    .where("status", "not in", returnedStatuses)
+    .executeTakeFirst();
+  return Number(row?.used ?? 0);
+}
+
+/**
+ * Orders of one subscription wait for each other (PostgreSQL's row lock; SQLite writes one
+ * transaction at a time): each counts the prints the one before it used.
+ */
+async function lockSubscription(trx: Kysely<Schema>, subscriptionId: string): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await trx.selectFrom("subscriptions").select("id").where("id", "=", subscriptionId).forUpdate().execute();
 }
 
 function existingResult<R>(existing: { id: number; cart_id: string }, cartId: string): PlaceResult<R> {

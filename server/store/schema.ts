@@ -115,6 +115,14 @@ export interface OrdersTable {
   created_at: string;
   /** The account it belongs to (migration 0014); null for an order without one */
   account_id: string | null;
+  /** What the subscription took off it (migration 0023): free 10 × 15 prints and the photo-book discount */
+  free_prints: Generated<number>;
+  free_prints_cents: Generated<number>;
+  photo_book_discount: Generated<number>;
+  photo_book_discount_cents: Generated<number>;
+  /** The subscription whose prints were used, and the first day of that paid period */
+  subscription_id: string | null;
+  subscription_period: string | null;
 }
 
 export interface OrderLinesTable {

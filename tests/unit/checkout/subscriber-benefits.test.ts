@@ -19,14 +19,22 @@ describe("what a subscription takes off a cart", () => {
     expect(subscriberBenefits(lines, undefined).totalCents).toBe(0);
   });
 
-  it("makes prints free up to what is left this month, the cheapest first", () => {
+  it("makes 10 × 15 prints free, upright or across, up to what is left this month", () => {
     const lines = priceLines(catalogue, [
-      line("classic-prints", "18x13", 10),
       line("classic-prints", "15x10", 10),
+      line("classic-prints", "10x15", 10, "portrait"),
     ]);
     const benefits = subscriberBenefits(lines, plus);
-    // 10 of 25 cents, then 7 of 45 cents
-    expect(benefits).toMatchObject({ freePrints: 17, freePrintsCents: 10 * 25 + 7 * 45 });
+    expect(benefits).toMatchObject({ freePrints: 17, freePrintsCents: 17 * 25 });
+  });
+
+  it("keeps the price of larger and square prints", () => {
+    const lines = priceLines(catalogue, [
+      line("classic-prints", "18x13", 4),
+      line("classic-prints", "13x18", 4, "portrait"),
+      line("square-prints", "10x10", 4, "square"),
+    ]);
+    expect(subscriberBenefits(lines, plus)).toMatchObject({ freePrints: 0, totalCents: 0 });
   });
 
   it("makes no more prints free than the cart holds, and none when the month's are used", () => {
