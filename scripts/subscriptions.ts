@@ -200,9 +200,9 @@ async function run(args: string[]): Promise<Outcome> {
     const day = asOf.day ?? localMoment(new Date()).date;
     const renewed = await runRenewals({ database, charges, log: silentLog }, day);
     if (!renewed.ran) return done(`Verlengen op ${day}: een andere instantie is ermee bezig; niets gedaan`);
-    const { charged, synced, ended, unavailable } = renewed.counts;
+    const { charged, synced, ended, unavailable, priceNotices } = renewed.counts;
     return done(
-      `Verlengen op ${day}: ${charged} afgeschreven of opnieuw geprobeerd, ${synced} nagevraagd, ${ended} beëindigd${unavailable > 0 ? `, ${unavailable} niet bereikt (volgende keer opnieuw)` : ""}`,
+      `Verlengen op ${day}: ${charged} afgeschreven of opnieuw geprobeerd, ${synced} nagevraagd, ${ended} beëindigd${priceNotices > 0 ? `, ${priceNotices} gemaild dat de aanbieding afloopt` : ""}${unavailable > 0 ? `, ${unavailable} niet bereikt (volgende keer opnieuw)` : ""}`,
     );
   } finally {
     await database.close();

@@ -41,7 +41,10 @@ function mail(
     ...ofAccount(subscription),
     locale,
     to: subscription.email,
-    subject: t(`subscriptionRenewal.mail.${key}Subject`, { plan: planName(t, subscription.planId) }),
+    subject: t(`subscriptionRenewal.mail.${key}Subject`, {
+      plan: planName(t, subscription.planId),
+      ...values,
+    }),
     text: t(`subscriptionRenewal.mail.${key}Body`, {
       name: subscription.name,
       plan: planName(t, subscription.planId),
@@ -151,4 +154,25 @@ export function subscriptionPaidByHandMail(
 ): OutgoingMail {
   const values = invoiceValues(subscription.locale as Locale, payment, invoiceNumber);
   return mail(t, subscription, "subscription-paid-by-hand", "paidByHand", values);
+}
+
+/**
+ * The introductory offer ends: from `periodStart` the plan's own price is charged, and the
+ * subscriber can still give notice (the public cancellation form) until the paid period's
+ * last day, so that nothing is charged at the new price.
+ */
+export function subscriptionPriceNoticeMail(
+  t: Translate,
+  subscription: Subscriber & Pick<Subscription, "offer">,
+  next: { periodStart: IsoDate; amountCents: number; lastPaidDay: IsoDate },
+  cancelLink: string,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  return mail(t, subscription, "subscription-price-notice", "priceNotice", {
+    offer: formatPrice(subscription.offer?.monthlyCents ?? next.amountCents, locale),
+    amount: formatPrice(next.amountCents, locale),
+    date: mailDate(next.periodStart, locale),
+    lastDay: mailDate(next.lastPaidDay, locale),
+    link: cancelLink,
+  });
 }

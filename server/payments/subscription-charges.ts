@@ -31,6 +31,7 @@ import {
   PaymentProviderError,
   PaymentProviderUnavailable,
 } from "./provider.ts";
+import { announcePriceChanges } from "./subscription-price-notices.ts";
 
 export interface SubscriptionChargesDeps {
   db: Kysely<Schema>;
@@ -60,10 +61,15 @@ export interface RenewalCounts {
   ended: number;
   /** Charges the provider could not be asked for: tried again next run. */
   unavailable: number;
+  /** Mails saying an introductory offer ends and what the next period costs (ADR 0107). */
+  priceNotices: number;
 }
 
 export interface SubscriptionCharges {
-  /** Charges what is due on `asOf` (a day on the shop's calendar): renewals, retries; ends what ran out. */
+  /**
+   * Charges what is due on `asOf` (a day on the shop's calendar): renewals, retries; ends what
+   * ran out; mails the end of an introductory offer ahead of its first full-price period.
+   */
   renew(asOf: IsoDate): Promise<RenewalCounts>;
   /** The provider's word on a charge's payment, applied once; undefined for ids no charge has. */
   sync(paymentId: string): Promise<{ subscriptionId: string; status: SubscriptionStatus } | undefined>;
@@ -353,7 +359,7 @@ export function subscriptionCharges(deps: SubscriptionChargesDeps): Subscription
   return {
     sync,
     async renew(asOf) {
-      const counts: RenewalCounts = { charged: 0, synced: 0, ended: 0, unavailable: 0 };
+      const counts: RenewalCounts = { charged: 0, synced: 0, ended: 0, unavailable: 0, priceNotices: 0 };
       const due = await db
         .selectFrom("subscriptions")
         .select("id")
@@ -370,6 +376,7 @@ export function subscriptionCharges(deps: SubscriptionChargesDeps): Subscription
           log.warn({ err, subscription: id }, "renewal failed for one subscription; next run tries again");
         }
       }
+      counts.priceNotices = await announcePriceChanges(deps, asOf);
       return counts;
     },
   };

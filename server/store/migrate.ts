@@ -23,6 +23,7 @@ import { recurringSubscriptions } from "./migrations/0020-recurring-subscription
 import { contractRequests } from "./migrations/0021-contract-requests.ts";
 import { subscriptionPaymentsByHand } from "./migrations/0022-subscription-payments-by-hand.ts";
 import { orderSubscriberBenefits } from "./migrations/0023-order-subscriber-benefits.ts";
+import { subscriptionPriceNotices } from "./migrations/0024-subscription-price-notices.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   "0021-contract-requests": contractRequests,
   "0022-subscription-payments-by-hand": subscriptionPaymentsByHand,
   "0023-order-subscriber-benefits": orderSubscriberBenefits,
+  "0024-subscription-price-notices": subscriptionPriceNotices,
 };
 
 /**

@@ -55,6 +55,14 @@ export interface AnalyticsEventsDailyTable {
   count: number | string;
 }
 
+/** An offer's end announced once per subscription and period (migration 0024). */
+export interface SubscriptionPriceNoticesTable {
+  subscription_id: string;
+  period_start: string;
+  amount_cents: number;
+  created_at: string;
+}
+
 export interface OutboxTable {
   id: Generated<number>;
   kind: string;
@@ -500,6 +508,7 @@ export interface Schema {
   test_refunds: TestRefundsTable;
   subscription_charges: SubscriptionChargesTable;
   by_hand_payments: ByHandPaymentsTable;
+  subscription_price_notices: SubscriptionPriceNoticesTable;
   order_payments: OrderPaymentsTable;
   contact_messages: ContactMessagesTable;
   photo_projects: PhotoProjectsTable;

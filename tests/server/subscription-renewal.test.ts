@@ -56,6 +56,9 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     expect(page).toContain("Je abonnement loopt elke maand vanzelf door");
     const invoice = (await mails(email)).filter((m) => m.kind === "subscription-renewed");
     expect(invoice).toHaveLength(1);
+    expect(invoice[0]?.subject).toMatch(
+      /^Je fotoabonnement Premium loopt door: factuur FH-A-[0-9A-Z_-]{8}-20261228$/,
+    );
     expect(invoice[0]?.text_body).toContain("4,99");
     expect(invoice[0]?.text_body).toContain("21%");
     expect(invoice[0]?.text_body).toContain("0,87");
@@ -228,5 +231,42 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     expect(withdrawn).toHaveLength(1);
     expect(withdrawn[0]?.text_body).toContain("2,49");
     expect((await rows("too-late@example.test"))[0]?.status).toBe("active");
+  });
+
+  it("mails 14 days ahead that the offer ends and what the next month costs, once, with the way to give notice", async () => {
+    const { database } = await open();
+    const { charges: job } = instance(database);
+    const email = "offer-ends@example.test";
+    const { id } = await subscribe("nl", email);
+    const renew = (day: string) => runRenewals({ database, charges: job, log: silent }, day);
+    const notices = async () => (await mails(email)).filter((m) => m.kind === "subscription-price-notice");
+
+    // Premium's months 2 and 3 are still at the offer's price: no notice before them.
+    await renew("2026-12-14");
+    await renew("2026-12-28");
+    await decide((await charges(id))[0]?.page_url ?? null, "paid");
+    await renew("2027-01-28");
+    await decide((await charges(id))[1]?.page_url ?? null, "paid");
+    expect((await sub.rows(email))[0]?.paid_until).toBe("2027-02-27");
+    expect(await notices()).toEqual([]);
+
+    // Month 4, from 28 February, is the first at € 9,99: announced from 14 February on.
+    expect(await renew("2027-02-13")).toMatchObject({ counts: { priceNotices: 0 } });
+    expect(await renew("2027-02-14")).toMatchObject({ counts: { priceNotices: 1 } });
+    expect(await renew("2027-02-14")).toMatchObject({ counts: { priceNotices: 0 } });
+    expect(await renew("2027-02-20")).toMatchObject({ counts: { priceNotices: 0 } });
+    const [notice] = await notices();
+    expect(await notices()).toHaveLength(1);
+    expect(notice?.subject).toMatch(
+      /^Je fotoabonnement Premium: vanaf zondag 28 februari 2027 €\s9,99 per maand$/,
+    );
+    expect(notice?.text_body).toMatch(/\(€\s4,99 per maand\) loopt af/);
+    expect(notice?.text_body).toMatch(/Vanaf zondag 28 februari 2027 schrijven we elke maand €\s9,99 af/);
+    expect(notice?.text_body).toContain("uiterlijk op zaterdag 27 februari 2027 op");
+    expect(notice?.text_body).toContain(`${sub.origin}/opzeggen\n`);
+
+    // And then charged at that price, as announced.
+    await renew("2027-02-28");
+    expect((await charges(id))[2]).toMatchObject({ period_start: "2027-02-28", amount_cents: 999 });
   });
 });
