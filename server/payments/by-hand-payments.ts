@@ -107,7 +107,8 @@ const periodPaid = (subscription: Subscription, charge: Pick<SubscriptionCharge,
  * Paying a failed period by hand (ADR 0106): the failed or suspended mail's link opens a
  * page with the period, its amount and one button. The button starts a first payment on the
  * subscription's provider customer, so that paying also gives a new mandate, which the next
- * periods are charged on (changing the method is paying with another one). Its outcome comes
+ * periods are charged on (changing the method is paying with another one; the old mandate
+ * is revoked once the new one is stored). Its outcome comes
  * through the webhook like every payment's: paid, the period counts as paid, the lifecycle's
  * charge_paid makes the subscription active again, and one mail with the invoice says so.
  */
@@ -186,6 +187,8 @@ export function byHandPayments(deps: ByHandPaymentsDeps): ByHandPayments {
     }
     const at = now();
     let mailed = false;
+    /** The mandate the new one replaced: revoked once the change is stored, never before. */
+    let replaced: { customerId: string; mandateId: string } | undefined;
     const status = await db.transaction().execute(async (trx) => {
       const subscription = await subscriptions.lockedSubscription(trx, row.subscriptionId);
       if (!subscription) return current.status;
@@ -208,8 +211,15 @@ export function byHandPayments(deps: ByHandPaymentsDeps): ByHandPayments {
         at,
         async (inner, changed) => {
           // The method just used is the one the next periods are charged on.
-          if (payment.mandateId)
+          if (payment.mandateId) {
             await subscriptions.rememberProvider(subscription.id, { mandateId: payment.mandateId }, inner);
+            if (
+              subscription.customerId &&
+              subscription.mandateId &&
+              subscription.mandateId !== payment.mandateId
+            )
+              replaced = { customerId: subscription.customerId, mandateId: subscription.mandateId };
+          }
           const t = i18n.t[subscription.locale as Locale];
           await enqueueMail(
             inner,
@@ -230,6 +240,18 @@ export function byHandPayments(deps: ByHandPaymentsDeps): ByHandPayments {
       return applied.kind === "changed" ? applied.to : subscription.status;
     });
     if (mailed) deps.mailQueued?.();
+    // The old method may not be charged again: the provider forgets it. Failing that, nothing
+    // is charged on it anyway (the next periods use the new mandate); the log says to check it.
+    if (replaced) {
+      await provider
+        .revokeMandate(replaced)
+        .catch((err: unknown) =>
+          log.warn(
+            { err, subscription: row.subscriptionId },
+            "replaced mandate not revoked; revoke it by hand",
+          ),
+        );
+    }
     return result(status);
   }
 

@@ -57,6 +57,16 @@ describe.each(testDatabases())("paying a failed month by hand on $name", (target
     // A first payment: the method just used gives the mandate the next months are charged on.
     expect(row?.mandate_id).toMatch(/^mdt_/);
     expect(row?.mandate_id).not.toBe(before);
+    // The old method is revoked at the provider: nothing can be charged on it any more.
+    const mandates = await sub.shop.database.db
+      .selectFrom("test_mandates")
+      .select(["id", "status"])
+      .where("id", "in", [String(before), String(row?.mandate_id)])
+      .execute();
+    expect(Object.fromEntries(mandates.map((m) => [m.id, m.status]))).toEqual({
+      [String(before)]: "revoked",
+      [String(row?.mandate_id)]: "valid",
+    });
     const paid = (await mails(email)).filter((m) => m.kind === "subscription-paid-by-hand");
     expect(paid).toHaveLength(1);
     expect(paid[0]?.text_body).toContain("Je fotoabonnement Premium loopt weer");
