@@ -104,9 +104,9 @@ export type DeletionResult = { kind: "deleted" } | { kind: "blocked"; orderNumbe
 
 /**
  * Deletes the account: its sessions, links, addresses, photos and projects (rows, then
- * files), its cart, and its sign-ups; its subscription is cancelled and kept without it; its
- * orders are kept for the books without name, address, e-mail and phone, and those still
- * waiting for payment are cancelled. Its mails and its orders' mails are erased (rows kept
+ * files), its cart, and its sign-ups; its subscription is cancelled, its mandate revoked,
+ * and the row kept without it; its orders are kept for the books without name, address,
+ * e-mail and phone, and those still waiting for payment are cancelled. Its mails and its orders' mails are erased (rows kept
  * without content, then .eml files), those still queued too: they are never sent; so are
  * the contact messages sent from its address, rows and mails (ADR 0094). The
  * goodbye mail is queued after that and names only the address it goes to. An order paid
@@ -134,7 +134,20 @@ export async function eraseAccount(
     await lifecycle.applyOrderEvent(Number(order.id), { type: "order_cancelled" }, at);
   }
   const subscription = await services.subscriptions.forAccount(account.id);
-  if (subscription) await services.subscriptions.applyEvent(subscription.id, { type: "cancelled" }, at);
+  if (subscription) {
+    await services.subscriptions.applyEvent(subscription.id, { type: "cancelled" }, at);
+    // Ended for good: the provider forgets the mandate, so nothing can be charged on it again.
+    const { customerId, mandateId } = subscription;
+    if (customerId && mandateId)
+      await services.payments
+        .revokeMandate({ customerId, mandateId })
+        .catch((err: unknown) =>
+          log.warn(
+            { err, subscription: subscription.id },
+            "account deletion: mandate not revoked; revoke it by hand",
+          ),
+        );
+  }
 
   const orderIds = orders.map((o) => Number(o.id));
   const { uploads, mails } = await db.transaction().execute(async (trx) => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
 import { withdrawSubscription } from "../../server/payments/subscription-withdrawal.ts";
+import { accountPaths, signIn } from "../support/accounts.ts";
 import { testDatabases } from "../support/databases.ts";
 import { textOf } from "../support/shopper.ts";
-import { silent, subscriptionShop } from "../support/subscription-shop.ts";
+import { password, silent, subscriptionShop } from "../support/subscription-shop.ts";
 
 /**
  * The subscription month after month: the first payment (through the shop's pages and the
@@ -268,5 +269,28 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     // And then charged at that price, as announced.
     await renew("2027-02-28");
     expect((await charges(id))[2]).toMatchObject({ period_start: "2027-02-28", amount_cents: 999 });
+  });
+
+  it("a deleted account's subscription ends at once, its mandate is revoked and nothing more is charged", async () => {
+    const { database } = await open();
+    const { charges: job } = instance(database);
+    const email = "leaving@example.test";
+    const { id, row } = await subscribe("nl", email);
+    const { browser } = await signIn(sub.shop.app, email);
+    await browser.get(accountPaths.nl.delete);
+    expect((await browser.form(accountPaths.nl.delete, { currentPassword: password })).statusCode).toBe(200);
+
+    const [ended] = await database.db.selectFrom("subscriptions").selectAll().where("id", "=", id).execute();
+    expect(ended).toMatchObject({ status: "cancelled", account_id: null });
+    const mandate = await database.db
+      .selectFrom("test_mandates")
+      .select("status")
+      .where("id", "=", String(row.mandate_id))
+      .executeTakeFirst();
+    expect(mandate?.status).toBe("revoked");
+    expect(await runRenewals({ database, charges: job, log: silent }, "2026-12-28")).toMatchObject({
+      counts: { charged: 0 },
+    });
+    expect(await charges(id)).toEqual([]);
   });
 });
