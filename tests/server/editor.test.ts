@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeFromOverview } from "../support/accounts.ts";
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
 import { orderForBook } from "../support/orders.ts";
@@ -482,12 +483,7 @@ describe("a photo book with its project in the cart", () => {
     expect(address.statusCode).toBe(303);
     const overview = await browser.get("/winkelwagen/overzicht");
     expect(plain(overview.body)).toContain("Fotoboekproject met 1 foto");
-    const field = (name: string) =>
-      new RegExp(`name="${name}" value="([^"]*)"`).exec(overview.body)?.[1] ?? "";
-    const placed = await browser.form("/winkelwagen/overzicht", {
-      orderKey: field("orderKey"),
-      fingerprint: field("fingerprint"),
-    });
+    const placed = await placeFromOverview(browser, overview);
     expect(placed.statusCode).toBe(303);
     // Placing leads to the test provider's payment page; paying leads back to the order page.
     const paying = await browser.follow(placed);
@@ -529,18 +525,13 @@ describe("a photo book with its project in the cart", () => {
     });
     const overview = await browser.get("/winkelwagen/overzicht");
     expect(overview.statusCode).toBe(200);
-    const field = (name: string) =>
-      new RegExp(`name="${name}" value="([^"]*)"`).exec(overview.body)?.[1] ?? "";
 
     // In another tab, the shopper takes the book's only photo out.
     const projectPage = await browser.get(url);
     const photo = /name="remove" value="([\w-]{22})"/.exec(projectPage.body)?.[1] ?? "";
     expect((await browser.form("/fotoboek-maken/fotos/verwijderen", { remove: photo })).statusCode).toBe(303);
 
-    const placed = await browser.form("/winkelwagen/overzicht", {
-      orderKey: field("orderKey"),
-      fingerprint: field("fingerprint"),
-    });
+    const placed = await placeFromOverview(browser, overview);
     expect(placed.statusCode).toBe(303);
     expect(placed.headers.location).toBe("/winkelwagen/inhoud");
     const orders = await shop.database.db

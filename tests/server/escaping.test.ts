@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeFromOverview } from "../support/accounts.ts";
 import { type TestShop, testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
 import { multipart, type Part, photos } from "../support/photos.ts";
@@ -143,13 +144,7 @@ describe("the checkout's address", () => {
     const overview = await browser.get("/winkelwagen/overzicht");
     expect(overview.statusCode).toBe(200);
     expectEscaped(overview.body, shown, "overview");
-
-    const field = (name: string) =>
-      new RegExp(`name="${name}" value="([^"]*)"`).exec(overview.body)?.[1] ?? "";
-    const placed = await browser.form("/winkelwagen/overzicht", {
-      orderKey: field("orderKey"),
-      fingerprint: field("fingerprint"),
-    });
+    const placed = await placeFromOverview(browser, overview);
     expect(placed.statusCode).toBe(303);
     // On to the test provider's payment page (an absolute URL, followed as its path); no mail yet.
     const pathOf = (res: LightMyRequestResponse) => {

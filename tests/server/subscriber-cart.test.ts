@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
 import { orderLifecycleRepository } from "../../server/store/order-lifecycle-repository.ts";
-import { annasAddress, signIn } from "../support/accounts.ts";
+import { annasAddress, placeFromOverview, signIn } from "../support/accounts.ts";
 import { testShop } from "../support/app.ts";
 import { BrowserSession } from "../support/browser-session.ts";
 import { testDatabases } from "../support/databases.ts";
@@ -40,12 +40,7 @@ describe.each(testDatabases())("a subscriber's cart on $name", (target) => {
   async function order(browser: BrowserSession) {
     await browser.form("/winkelwagen/adres", annasAddress);
     const overview = await browser.get("/winkelwagen/overzicht");
-    const field = (name: string) =>
-      new RegExp(`name="${name}" value="([^"]*)"`).exec(overview.body)?.[1] ?? "";
-    const placed = await browser.form("/winkelwagen/overzicht", {
-      orderKey: field("orderKey"),
-      fingerprint: field("fingerprint"),
-    });
+    const placed = await placeFromOverview(browser, overview);
     expect(placed.statusCode).toBe(303);
     const row = await sub.shop.database.db
       .selectFrom("orders")

@@ -135,8 +135,19 @@ export async function placeOrder(
     quantity: String(quantity),
   });
   await browser.form("/winkelwagen/adres", address);
-  const overview = await browser.get("/winkelwagen/overzicht");
-  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(overview.body)?.[1] ?? "";
+  return placeFromOverview(browser);
+}
+
+/**
+ * The overview's "order and pay" button pressed: posts the order key and fingerprint that
+ * the given overview (by default, the one fetched now) carries, as its form does.
+ */
+export async function placeFromOverview(
+  browser: BrowserSession,
+  overview?: LightMyRequestResponse,
+): Promise<LightMyRequestResponse> {
+  const page = overview ?? (await browser.get("/winkelwagen/overzicht"));
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page.body)?.[1] ?? "";
   return browser.form("/winkelwagen/overzicht", {
     orderKey: field("orderKey"),
     fingerprint: field("fingerprint"),
