@@ -62,8 +62,9 @@ export async function contractLink(
 
 /**
  * The periods charged after the notice arrived: a notice sent in a period's last days whose
- * link is used after the next period's charge was paid. That charge should not have been
- * made (the notice counts from the button), so it is paid back.
+ * link is used after the next period's charge was paid, by the mandate or, after it failed,
+ * by hand from the mail's link. That payment should not have been asked for (the notice
+ * counts from the button), so it is paid back.
  */
 async function refundChargesAfter(
   deps: ContractDeps & { provider: PaymentProvider; log: Pick<FastifyBaseLogger, "error"> },
@@ -75,17 +76,37 @@ async function refundChargesAfter(
   // Ended meanwhile (an earlier request, the account page, a withdrawal): nothing is refunded here.
   if (!subscription || !subscriptionRuns(subscription.status)) return { refundCents: 0 };
   const charges = await subscriptionChargeRepository(deps.db).ofSubscription(subscriptionId);
-  const after = charges.filter((c) => c.status === "paid" && c.paymentId && c.periodStart > day);
+  const byHand = await deps.db
+    .selectFrom("by_hand_payments")
+    .select(["id", "payment_id", "amount_cents"])
+    .where("subscription_id", "=", subscriptionId)
+    .where("status", "=", "paid")
+    .where("period_start", ">", day)
+    .execute();
+  // One key per payment: however many requests or uses, a payment is paid back once.
+  const after = [
+    ...charges
+      .filter((c) => c.status === "paid" && c.paymentId && c.periodStart > day)
+      .map((c) => ({
+        paymentId: c.paymentId as string,
+        amountCents: c.amountCents,
+        key: `notice-charge-${c.id}`,
+      })),
+    ...byHand.map((p) => ({
+      paymentId: p.payment_id,
+      amountCents: Number(p.amount_cents),
+      key: `notice-by-hand-${p.id}`,
+    })),
+  ];
   const t = deps.i18n.t[subscription.locale as Locale];
   let refundCents = 0;
   for (const charge of after) {
     try {
       await deps.provider.refundPayment({
-        paymentId: charge.paymentId as string,
+        paymentId: charge.paymentId,
         amountCents: charge.amountCents,
         description: t("contractForms.refundDescription", { id: subscriptionId }),
-        // One key per charge: however many requests or uses, a charge is paid back once.
-        idempotencyKey: `notice-charge-${charge.id}`,
+        idempotencyKey: charge.key,
       });
     } catch (err) {
       deps.log.error(

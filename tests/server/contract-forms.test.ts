@@ -227,6 +227,32 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
     });
   });
 
+  it("a notice sent before a renewal that failed and was paid by hand: that payment is paid back too", async () => {
+    const opened = await open();
+    const email = "late-link-by-hand@example.test";
+    const row = (await subscribe("nl", email)).row;
+    setClock("2026-12-27T10:00:00Z");
+    await sendContractRequest(await shopper(opened.app, "/opzeggen"), "cancel", "nl", { ...ordinary, email });
+    const { database, charges } = renewalJob();
+    await runRenewals({ database, charges, log: silent }, "2026-12-28");
+    await sub.decide((await sub.charges(row.id))[0]?.page_url ?? null, "failed");
+    // The shopper pays the failed month from the mail's link before using the notice's link.
+    const payLink = await sub.payLink(email, "subscription-charge-failed", "nl");
+    const payer = await shopper(opened.app, payLink);
+    await sub.decide(String((await payer.post(payLink, {})).headers.location), "paid");
+    const [paid] = await sub.byHand(row.id);
+    expect(paid).toMatchObject({ status: "paid", period_start: "2026-12-28" });
+
+    setClock("2026-12-29T09:00:00Z");
+    const link = (await signupLinkPath(database.db, email, "contract-cancel-received")) as string;
+    const reader = await shopper(opened.app, link);
+    await reader.post(link, {});
+    expect(textOf((await reader.get(link)).body)).toContain("we betalen € 4,99 terug");
+    expect(await subscription(row.id)).toMatchObject({ status: "cancelled", ends_on: "2026-12-29" });
+    const refunds = await database.db.selectFrom("test_refunds").selectAll().execute();
+    expect(refunds.map((r) => [r.payment_id, r.amount_cents])).toEqual([[paid?.payment_id, 499]]);
+  });
+
   it("mails the receipt and the confirmation in German, for an extraordinary notice with customer service told", async () => {
     const opened = await open();
     const row = (await subscribe("de", "juergen@example.test")).row;
