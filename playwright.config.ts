@@ -6,6 +6,7 @@ import { defineConfig } from "@playwright/test";
 import { findChromium } from "./scripts/find-chromium.mjs";
 import { tabletMaxWidth } from "./server/domain/breakpoints.ts";
 import type { ShopOptions } from "./tests/e2e/fixtures.ts";
+import { shopEnv } from "./tests/e2e/shop-env.ts";
 
 const ci = Boolean(process.env.CI);
 
@@ -137,28 +138,6 @@ export default defineConfig<ShopOptions>({
     stdout: "ignore",
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
-    env: {
-      NODE_ENV: "production",
-      // Production requires the choice to be explicit; the journeys pay through the test provider.
-      PAYMENT_PROVIDER: "test",
-      PORT: port,
-      HOST: "127.0.0.1",
-      // A production start names its address, too.
-      PUBLIC_URL: baseURL,
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      COOKIE_SECRET: "e2e-cookie-secret-that-is-long-enough-0123456789",
-      LOG_LEVEL: "warn",
-      // The pattern library shows every behaviour live; the behaviour journeys use it.
-      PATTERN_LIBRARY: "true",
-      // Every journey posts from 127.0.0.1; the limits per client are tested in tests/server.
-      CONTACT_RATE_LIMIT: "10000",
-      SIGNUP_RATE_LIMIT: "10000",
-      CART_RATE_LIMIT: "10000",
-      CART_CHANGE_RATE_LIMIT: "10000",
-      ADDRESS_RATE_LIMIT: "10000",
-      UPLOAD_RATE_LIMIT: "10000",
-      PROJECT_RATE_LIMIT: "10000",
-      ANALYTICS_RATE_LIMIT: "10000",
-    },
+    env: shopEnv(baseURL),
   },
 });

@@ -1,0 +1,136 @@
+import { execFileSync } from "node:child_process";
+import { expectAccessible } from "./axe.ts";
+import { expect, test } from "./fixtures.ts";
+import { mailTo, shopLink } from "./mailbox.ts";
+import { shopEnv } from "./shop-env.ts";
+
+const uniqueEmail = (who: string) =>
+  `${who}-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.de`;
+
+/** The day after `day` (YYYY-MM-DD). */
+const dayAfter = (day: string) =>
+  new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * `npm run subscriptions -- ARGS` as staff type it, on the journeys' shop (its database, address
+ * and test provider): answers what it prints. Other journeys' subscriptions live in the same
+ * database, so what it says is read for this journey's subscription only.
+ */
+function staff(baseURL: string, ...args: string[]): string {
+  return execFileSync(process.execPath, ["--import", "tsx", "scripts/subscriptions.ts", ...args], {
+    env: { ...process.env, ...shopEnv(baseURL) },
+    encoding: "utf8",
+  });
+}
+
+/** What `show` says of one subscription: its status line, paid-until day and its charges. */
+function shown(baseURL: string, id: string) {
+  const text = staff(baseURL, "show", id);
+  const charges = text.slice(text.indexOf("Afschrijvingen:"), text.indexOf("Zelf betaald"));
+  return {
+    text,
+    paidUntil: /betaald t\/m: (\d{4}-\d{2}-\d{2})/.exec(text)?.[1] ?? "",
+    endsOn: /eindigt op (\d{4}-\d{2}-\d{2})/.exec(text)?.[1] ?? "",
+    charges: charges.split("\n").filter((line) => line.includes(" t/m ")),
+    /** The test provider's page of the newest charge, as a path. */
+    newestChargePage: () => new URL([...charges.matchAll(/testpagina: (\S+)/g)].at(-1)?.[1] ?? "").pathname,
+  };
+}
+
+test.describe("The photo subscription month after month", () => {
+  test("in German without JavaScript: renewed, a failed month paid by hand, cancelled, then nothing charged @no-js-only @once", async ({
+    page,
+    baseURL,
+    situation,
+  }, testInfo) => {
+    // A dozen staff commands (each a Node start) and four payments: more than a page's 30 s.
+    test.setTimeout(90_000);
+    const shop = baseURL ?? "";
+    const email = uniqueEmail("jonas");
+
+    // 1. Sign up, confirm the address from the mail, pay the first month.
+    await page.goto("/abo?tarif=premium");
+    await page.getByLabel("Name", { exact: true }).fill("Jonas Becker");
+    await page.getByLabel("E-Mail-Adresse").fill(email);
+    await page.getByLabel("Passwort wählen").fill("Sommer am Meer 2026!");
+    await page.getByLabel("Passwort wiederholen").fill("Sommer am Meer 2026!");
+    await page.getByRole("button", { name: "Abo abschließen" }).click();
+    await page.goto(shopLink(await mailTo(email, "subscription-confirm"), /^\/abo\/bestaetigen\//));
+    await page.getByRole("button", { name: "Bestätigen und bezahlen" }).click();
+    await page.getByLabel("Bezahlt", { exact: true }).check();
+    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
+    await expect(page, situation).toHaveURL(/\/abo\/status\/[\w-]{22}$/);
+    await expect(page.locator('[data-island="payment-status"]')).toContainText("Aktiv");
+    const id = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    const first = shown(shop, id);
+    expect(first.paidUntil).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(first.charges).toEqual([]);
+
+    // 2. A month later the renewal charges the mandate, with nobody at the screen; paid, it mails the invoice.
+    staff(shop, "renew", "--as-of", dayAfter(first.paidUntil));
+    const renewing = shown(shop, id);
+    expect(renewing.charges).toHaveLength(1);
+    expect(renewing.charges[0]).toContain(`${dayAfter(first.paidUntil)} t/m`);
+    await page.goto(renewing.newestChargePage());
+    await page.getByLabel("Bezahlt", { exact: true }).check();
+    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
+    expect(await mailTo(email, "subscription-renewed")).toContain("läuft einen Monat weiter");
+    const renewed = shown(shop, id);
+    expect(renewed.paidUntil > first.paidUntil).toBe(true);
+    expect(renewed.text).toContain(": actief");
+
+    // 3. The next month's charge fails: past due, and a mail with a link to pay by hand.
+    staff(shop, "renew", "--as-of", dayAfter(renewed.paidUntil));
+    await page.goto(shown(shop, id).newestChargePage());
+    await page.getByLabel("Fehlgeschlagen", { exact: true }).check();
+    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
+    const failedMail = await mailTo(email, "subscription-charge-failed");
+    expect(failedMail).toContain("nicht abbuchen");
+    expect(shown(shop, id).text).toContain(": betaling mislukt");
+
+    // 4. Paying by hand from the mail's link, without signing in, brings it back to active.
+    // Signed out first: the link alone must do (the sign-up had signed the shopper in).
+    await page.context().clearCookies();
+    await page.goto(shopLink(failedMail, /^\/abo\/bezahlen\/[\w-]+$/));
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Bezahlen Sie den offenen Monat");
+    if (testInfo.project.metadata.axe) await expectAccessible(page, "the page that pays a failed month");
+    await page.getByRole("button", { name: "Jetzt bezahlen" }).click();
+    await page.getByLabel("Bezahlt", { exact: true }).check();
+    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
+    await expect(page.locator("main"), situation).toContainText("Dieser Monat ist bezahlt.");
+    expect(await mailTo(email, "subscription-paid-by-hand")).toContain("Vielen Dank für Ihre Zahlung");
+    const repaired = shown(shop, id);
+    expect(repaired.text).toContain(": actief");
+    expect(repaired.paidUntil > renewed.paidUntil).toBe(true);
+
+    // 5. Cancelled from the footer's link without signing in: the end date by page and mail…
+    // The shop runs on today's clock while the staff's renewal days lie months ahead, so its
+    // today comes before both months paid since (by the mandate and by hand): both are paid
+    // back and the subscription ends today. Cancelling within a paid month, which ends it at
+    // the month's end, is contract-forms.spec.ts.
+    await page.goto("/de");
+    await page.locator(".site-footer").getByRole("link", { name: "Verträge hier kündigen" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Jonas Becker");
+    await page.getByLabel("E-Mail-Adresse").fill(email);
+    await page.getByRole("button", { name: "Weiter" }).click();
+    await page.getByRole("button", { name: "Jetzt kündigen" }).click();
+    await page.goto(shopLink(await mailTo(email, "contract-cancel-received"), /^\/kuendigen\/bestaetigen\//));
+    await page.getByRole("button", { name: "Kündigung bestätigen" }).click();
+    const outcome = page.locator("main");
+    await expect(outcome, situation).toContainText(
+      "Ihre Kündigung ist wirksam. Sie ging vor der letzten Abbuchung ein",
+    );
+    await expect(outcome).toContainText("wir erstatten Ihnen 9,98 €");
+    const cancelledMail = await mailTo(email, "subscription-cancelled");
+    expect(cancelledMail).toContain("Ihr Abo endet am");
+    expect(cancelledMail).toMatch(/wir erstatten Ihnen 9,98\s€/);
+    const cancelled = shown(shop, id);
+    expect(cancelled.text).toContain(": opgezegd\n");
+
+    // …and a renewal after the last paid day charges nothing.
+    staff(shop, "renew", "--as-of", dayAfter(repaired.paidUntil));
+    const after = shown(shop, id);
+    expect(after.text).toContain(": opgezegd\n");
+    expect(after.charges).toEqual(cancelled.charges);
+  });
+});
