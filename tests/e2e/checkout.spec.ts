@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 import { mailTo } from "./mailbox.ts";
+import { markPage, stayedOnPage } from "./page-loads.ts";
 
 /** What a shopper reads and clicks on the way to an order, per language. */
 const journeys = [
@@ -122,10 +123,6 @@ const journeys = [
   },
 ] as const;
 
-/** Set on the window: survives ajax swaps, gone after a page load. */
-const markPage = (page: Page) => page.evaluate(() => Object.assign(window, { stayedOnPage: true }));
-const stayedOnPage = (page: Page) =>
-  page.evaluate(() => (window as unknown as { stayedOnPage?: boolean }).stayedOnPage === true);
 const headerCount = (page: Page) => page.locator(".site-header .cart-link__count");
 
 async function fitsTheScreen(page: Page, where: string) {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
+import { markPage, stayedOnPage } from "./page-loads.ts";
 
 /** The .eml files the shop's mail sender wrote (no SMTP_URL in the journeys' server). */
 function mailsTo(address: string): string[] {
@@ -64,11 +65,6 @@ async function fillContact(page: Page, lang: "nl" | "de", address: string) {
       lang === "nl" ? "Kan ik nog een foto in mijn fotoboek wisselen?" : "Kann ich noch ein Foto tauschen?",
     );
 }
-
-/** Set on the window: survives an ajax swap, gone after a page load. */
-const markPage = (page: Page) => page.evaluate(() => Object.assign(window, { stayedOnPage: true }));
-const stillSamePage = (page: Page) =>
-  page.evaluate(() => (window as unknown as { stayedOnPage?: boolean }).stayedOnPage === true);
 
 for (const lang of ["nl", "de"] as const) {
   const f = forms[lang];
@@ -137,7 +133,7 @@ for (const lang of ["nl", "de"] as const) {
       await expect(thanks, situation).toContainText(f.thanksText(address));
       await expect(page.locator("#contact-form-region")).toBeFocused();
       await expect(page.locator("#contact-form-region form")).toHaveCount(0);
-      expect(await stillSamePage(page), situation).toBe(true);
+      expect(await stayedOnPage(page), situation).toBe(true);
       await expectAccessible(page, situation);
       await expect.poll(() => mailsTo(address).length, { timeout: 15_000 }).toBe(1);
       expect(mailsTo(address)[0]).toMatch(/^Bestel+nummer: FH-123456$/m);

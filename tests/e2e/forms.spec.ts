@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
+import { markPage, stayedOnPage } from "./page-loads.ts";
 
 const library = "/patroonbibliotheek";
 
@@ -11,11 +12,6 @@ async function fillGood(page: Page) {
   await page.fill("#example-password", "Zomer aan zee 2026!");
   await page.fill("#example-passwordConfirm", "Zomer aan zee 2026!");
 }
-
-/** Set on the window: survives ajax swaps, disappears on a full page load. */
-const markPage = (page: Page) => page.evaluate(() => Object.assign(window, { stayedOnPage: true }));
-const stillSamePage = (page: Page) =>
-  page.evaluate(() => (window as unknown as { stayedOnPage?: boolean }).stayedOnPage === true);
 
 test.describe("Ajax links, with JavaScript @js-only @once", () => {
   test("put the answer in place by each of the four modes, without a page load", async ({
@@ -40,7 +36,7 @@ test.describe("Ajax links, with JavaScript @js-only @once", () => {
     await page.getByRole("link", { name: "Vervang het hele vak" }).click();
     await expect(page.locator("#tip-box-whole")).toHaveCount(0);
     await expect(page.locator("#ajax-link .pattern-tip", { hasText: "omslag" })).toHaveCount(1);
-    expect(await stillSamePage(page), situation).toBe(true);
+    expect(await stayedOnPage(page), situation).toBe(true);
     await expect(page.locator("[data-ajax-status]")).toHaveText("De inhoud is bijgewerkt.");
   });
 
@@ -130,7 +126,7 @@ test.describe("The example form, with JavaScript @js-only @once", () => {
     await expect(page.locator("#example-summary"), situation).toBeFocused();
     await expect(page.locator("#example-summary")).toContainText("Vul hier een geldig e-mailadres in.");
     await expect(page.locator("#example-name")).toHaveValue("Anna de Vries");
-    expect(await stillSamePage(page)).toBe(true);
+    expect(await stayedOnPage(page)).toBe(true);
   });
 
   test("thanks the shopper in place when all is well", async ({ page, situation }) => {
@@ -139,7 +135,7 @@ test.describe("The example form, with JavaScript @js-only @once", () => {
     await fillGood(page);
     await page.getByRole("button", { name: "Versturen" }).click();
     await expect(page.locator("#example-form-region"), situation).toHaveText(/Bedankt, Anna de Vries\./);
-    expect(await stillSamePage(page)).toBe(true);
+    expect(await stayedOnPage(page)).toBe(true);
   });
 });
 
@@ -285,7 +281,7 @@ test.describe("Every validation rule in the pattern library", () => {
     await page.getByRole("button", { name: rulesSubmit.nl }).click();
     await expect(page.locator("#rules-form-region .form-success")).toHaveText(/Alles klopt/);
     await expect(page.locator("#rules-number"), "the values stay to try again").toHaveValue("1.234,5");
-    expect(await stillSamePage(page)).toBe(true);
+    expect(await stayedOnPage(page)).toBe(true);
   });
 
   test("without JavaScript, the server judges with the same rules and keeps every value @no-js-only @once", async ({
