@@ -1,0 +1,69 @@
+import type { Page } from "@playwright/test";
+import { expectAccessible } from "./axe.ts";
+import { expect, test } from "./fixtures.ts";
+import { mailTo, shopLink } from "./mailbox.ts";
+import { markPage, stayedOnPage } from "./page-loads.ts";
+
+const printsPage = "/assortiment/fotoafdrukken/klassieke-fotoafdrukken?orientatie=liggend&formaat=15x10";
+
+const uniqueEmail = (who: string) =>
+  `${who}-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.nl`;
+
+/** Signs up for Premium (50 free 10 × 15 prints a month), confirms from the mail and pays. */
+async function premiumSubscriber(page: Page, email: string) {
+  await page.goto("/abonnement?abonnement=premium");
+  await page.getByLabel("Naam", { exact: true }).fill("Anna de Vries");
+  await page.getByLabel("E-mailadres").fill(email);
+  await page.getByLabel("Kies een wachtwoord").fill("Zomer aan zee 2026!");
+  await page.getByLabel("Herhaal je wachtwoord").fill("Zomer aan zee 2026!");
+  await page.getByRole("button", { name: "Abonnement afsluiten" }).click();
+  await page.goto(shopLink(await mailTo(email, "subscription-confirm"), /^\/abonnement\/bevestigen\//));
+  await page.getByRole("button", { name: "Bevestigen en betalen" }).click();
+  await page.getByLabel("Betaald", { exact: true }).check();
+  await page.getByRole("button", { name: "Uitkomst bevestigen" }).click();
+  await expect(page.locator('[data-island="payment-status"]')).toContainText("Actief");
+}
+
+test.describe("A subscriber's cart", () => {
+  test("takes the month's free prints off, and follows a changed quantity @once", async ({
+    page,
+    scripts,
+    situation,
+  }, testInfo) => {
+    // A sign-up with its mail and payment before the cart: more than a page's 30 s on a busy machine.
+    test.slow();
+    const email = uniqueEmail("anna-prints");
+    await premiumSubscriber(page, email);
+
+    await page.goto(printsPage);
+    await page.getByLabel("Aantal", { exact: true }).fill("3");
+    await page.getByRole("button", { name: "In winkelwagen", exact: true }).click();
+    if (scripts === "on") await page.getByRole("link", { name: "Bekijk je winkelwagen" }).click();
+    await expect(page, situation).toHaveURL(/\/winkelwagen\/inhoud$/);
+    const totals = page.locator(".cart-totals");
+    await expect(totals).toContainText("3 gratis afdrukken van je abonnement");
+    await expect(page.locator("main")).toContainText("Nog 47 van je 50 gratis afdrukken deze maand.");
+    if (testInfo.project.metadata.axe) await expectAccessible(page, `a subscriber's cart ${situation}`);
+
+    // More prints than the month has left: 50 are free, the rest are paid for.
+    if (scripts === "on") await markPage(page);
+    await page.getByLabel("Aantal van Klassieke fotoafdrukken").fill("60");
+    await page.getByRole("button", { name: /^Bijwerken\s*: Klassieke fotoafdrukken/ }).click();
+    await expect(totals, situation).toContainText("50 gratis afdrukken van je abonnement");
+    await expect(page.locator("main")).toContainText("Nog 0 van je 50 gratis afdrukken deze maand.");
+    await expect(page.getByLabel("Aantal van Klassieke fotoafdrukken")).toHaveValue("60");
+    // With JavaScript the cart's island puts the new totals in place, without a page load.
+    if (scripts === "on") expect(await stayedOnPage(page), `no page load ${situation}`).toBe(true);
+
+    // The overview says the same before the order is placed.
+    await page.getByRole("link", { name: "Verder naar je adres" }).click();
+    await page.getByLabel("Naam", { exact: true }).fill("Anna de Vries");
+    await page.getByLabel("Straat en huisnummer").fill("Dorpsstraat 12");
+    await page.getByLabel("Postcode").fill("1234 AB");
+    await page.getByLabel("Plaats").fill("Utrecht");
+    await page.getByLabel("E-mailadres").fill(email);
+    await page.getByRole("button", { name: "Verder naar het overzicht" }).click();
+    await expect(page, situation).toHaveURL(/\/winkelwagen\/overzicht$/);
+    await expect(page.locator(".cart-totals")).toContainText("50 gratis afdrukken van je abonnement");
+  });
+});
