@@ -98,8 +98,11 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, rout
       (s) => s.address.id === query[i18n.t[request.locale]("account.checkout.query")],
     );
     const address = chosen?.address ?? cart.address ?? saved[0]?.address;
+    // Signed in without any address yet: the account's name and e-mail address, not blanks.
+    const account: Record<string, string> =
+      session && !address ? { name: session.account.name, email: session.account.email } : {};
     return showForm(request, reply, {
-      values: addressValues(address, request.locale),
+      values: { ...addressValues(address, request.locale), ...account },
       saved,
       shows:
         shownCart &&

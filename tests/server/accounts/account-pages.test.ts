@@ -112,6 +112,21 @@ describe("the account's pages", () => {
     expect((await browser.get("/account/adressen/AAAAAAAAAAAAAAAAAAAAAA")).statusCode).toBe(404);
   });
 
+  it("the checkout's address step, signed in without any address yet: the account's name and e-mail filled in", async () => {
+    const browser = await signedUp(shop.app, db(), { email: "dirk@example.nl", name: "Dirk de Boer" });
+    await browser.get("/assortiment/fotoboeken/exclusief-fotoboek");
+    await browser.form("/winkelwagen/inhoud", {
+      product: "exclusive-photobook",
+      orientation: "portrait",
+      size: "21x30",
+      quantity: "1",
+    });
+    const step = await browser.get("/winkelwagen/adres");
+    expect(step.body).toMatch(/id="address-name"[^>]*value="Dirk de Boer"/);
+    expect(step.body).toMatch(/id="address-email"[^>]*value="dirk@example.nl"/);
+    expect(step.body).toMatch(/id="address-street"(?![^>]*value="[^"])/);
+  });
+
   it("my subscription: plan, status and paid period, and cancelling it", async () => {
     const browser = await signedUp(shop.app, db(), { email: "carla@example.nl" });
     expect(mainText(await browser.get(nl.subscription))).toContain("Je hebt geen fotoabonnement.");
