@@ -94,6 +94,13 @@ async function show(database: Database, id: string): Promise<Outcome> {
     .orderBy("period_start")
     .orderBy("attempt")
     .execute();
+  // Upgrades and downgrades (ADR 0108).
+  const planChanges = await database.db
+    .selectFrom("subscription_plan_changes")
+    .selectAll()
+    .where("subscription_id", "=", id)
+    .orderBy("id")
+    .execute();
   const transitions = await subscriptions.transitionsOf(id);
   const mails = subscription.email
     ? await database.db
@@ -132,6 +139,13 @@ async function show(database: Database, id: string): Promise<Outcome> {
       : byHand.map(
           (p) =>
             `  ${p.period_start} t/m ${p.period_end}, poging ${p.attempt}: ${euros(Number(p.amount_cents))}  ${p.payment_id}  ${p.status}  ${p.provider === "test" ? "testpagina" : "betaalpagina"}: ${p.checkout_url}`,
+        )),
+    "Andere abonnementen gekozen:",
+    ...(planChanges.length === 0
+      ? ["  nog niet"]
+      : planChanges.map(
+          (c) =>
+            `  ${c.created_at}  ${c.kind === "upgrade" ? "omhoog" : "omlaag"} ${c.from_plan_id} → ${c.to_plan_id} vanaf ${c.starts_on}${Number(c.amount_cents) > 0 ? `, ${euros(Number(c.amount_cents))} t/m ${c.period_end}` : ""}  ${c.status}${c.payment_id ? `  ${c.payment_id}` : ""}${c.test_page_url ? `  testpagina: ${c.test_page_url}` : ""}`,
         )),
     "Verloop:",
     ...transitions.map(
@@ -200,9 +214,9 @@ async function run(args: string[]): Promise<Outcome> {
     const day = asOf.day ?? localMoment(new Date()).date;
     const renewed = await runRenewals({ database, charges, log: silentLog }, day);
     if (!renewed.ran) return done(`Verlengen op ${day}: een andere instantie is ermee bezig; niets gedaan`);
-    const { charged, synced, ended, unavailable, priceNotices } = renewed.counts;
+    const { charged, synced, ended, unavailable, priceNotices, upgradesSettled } = renewed.counts;
     return done(
-      `Verlengen op ${day}: ${charged} afgeschreven of opnieuw geprobeerd, ${synced} nagevraagd, ${ended} beëindigd${priceNotices > 0 ? `, ${priceNotices} gemaild dat de aanbieding afloopt` : ""}${unavailable > 0 ? `, ${unavailable} niet bereikt (volgende keer opnieuw)` : ""}`,
+      `Verlengen op ${day}: ${charged} afgeschreven of opnieuw geprobeerd, ${synced} nagevraagd, ${ended} beëindigd${priceNotices > 0 ? `, ${priceNotices} gemaild dat de aanbieding afloopt` : ""}${upgradesSettled > 0 ? `, ${upgradesSettled} overstap(pen) nagevraagd` : ""}${unavailable > 0 ? `, ${unavailable} niet bereikt (volgende keer opnieuw)` : ""}`,
     );
   } finally {
     await database.close();

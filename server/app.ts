@@ -49,6 +49,7 @@ import { paymentProvider } from "./payments/index.ts";
 import { orderPayments, queueOrderExpiredMail } from "./payments/order-payments.ts";
 import { shopOrigin, subscriptionCharges } from "./payments/subscription-charges.ts";
 import { queueSubscriptionExpiredMail, subscriptionPayments } from "./payments/subscription-payments.ts";
+import { subscriptionPlanChanges } from "./payments/subscription-plan-changes.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { accountAddressesRoutes } from "./routes/account-addresses.ts";
 import { accountCreateRoutes } from "./routes/account-create.ts";
@@ -187,6 +188,16 @@ export async function buildApp({
   // by every instance (ADR 0072); in this process's memory without it.
   const counters = await sharedCounters(config.redisUrl, app.log, clock);
   app.addHook("onClose", counters.close);
+  // What the subscription's payments share: its store, the provider, the texts and the clock.
+  const subscriptionDeps = {
+    db: database.db,
+    provider: payments,
+    subscriptions,
+    i18n,
+    log: app.log,
+    now: now ?? (() => new Date()),
+    mailQueued: () => services.mailQueued(),
+  };
   const services: Services = {
     config,
     catalogue,
@@ -241,34 +252,10 @@ export async function buildApp({
       orderLinkSecret: config.cookieSecret,
       legal,
     }),
-    subscriptionPayments: subscriptionPayments({
-      db: database.db,
-      provider: payments,
-      subscriptions,
-      i18n,
-      log: app.log,
-      now: now ?? (() => new Date()),
-      mailQueued: () => services.mailQueued(),
-    }),
-    subscriptionCharges: subscriptionCharges({
-      db: database.db,
-      provider: payments,
-      subscriptions,
-      i18n,
-      log: app.log,
-      now: now ?? (() => new Date()),
-      origin: shopOrigin(config),
-      mailQueued: () => services.mailQueued(),
-    }),
-    byHandPayments: byHandPayments({
-      db: database.db,
-      provider: payments,
-      subscriptions,
-      i18n,
-      log: app.log,
-      now: now ?? (() => new Date()),
-      mailQueued: () => services.mailQueued(),
-    }),
+    subscriptionPayments: subscriptionPayments(subscriptionDeps),
+    subscriptionCharges: subscriptionCharges({ ...subscriptionDeps, origin: shopOrigin(config) }),
+    byHandPayments: byHandPayments(subscriptionDeps),
+    planChanges: subscriptionPlanChanges({ ...subscriptionDeps, origin: shopOrigin(config) }),
   };
 
   app.decorate("i18n", i18n);

@@ -83,6 +83,15 @@ async function refundChargesAfter(
     .where("status", "=", "paid")
     .where("period_start", ">", day)
     .execute();
+  // An upgrade from a day after the notice (ADR 0108) should not have been charged either.
+  const upgrades = await deps.db
+    .selectFrom("subscription_plan_changes")
+    .select(["id", "payment_id", "amount_cents"])
+    .where("subscription_id", "=", subscriptionId)
+    .where("status", "=", "paid")
+    .where("payment_id", "is not", null)
+    .where("starts_on", ">", day)
+    .execute();
   // One key per payment: however many requests or uses, a payment is paid back once.
   const after = [
     ...charges
@@ -96,6 +105,11 @@ async function refundChargesAfter(
       paymentId: p.payment_id,
       amountCents: Number(p.amount_cents),
       key: `notice-by-hand-${p.id}`,
+    })),
+    ...upgrades.map((u) => ({
+      paymentId: u.payment_id as string,
+      amountCents: Number(u.amount_cents),
+      key: `notice-upgrade-${u.id}`,
     })),
   ];
   const t = deps.i18n.t[subscription.locale as Locale];

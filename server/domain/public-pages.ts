@@ -66,6 +66,7 @@ export const keptFromCrawlers: ReadonlySet<RouteId> = new Set<RouteId>([
   "accountOrders",
   "accountPhotos",
   "accountSubscription",
+  "accountSubscriptionPlan",
   "accountAddresses",
   "accountAddress",
   "accountAddressRemove",

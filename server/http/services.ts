@@ -12,6 +12,7 @@ import type { ChosenProvider } from "../payments/index.ts";
 import type { OrderPayments } from "../payments/order-payments.ts";
 import type { SubscriptionCharges } from "../payments/subscription-charges.ts";
 import type { SubscriptionPayments } from "../payments/subscription-payments.ts";
+import type { SubscriptionPlanChanges } from "../payments/subscription-plan-changes.ts";
 import type { AccountRepository } from "../store/account-repository.ts";
 import type { AddressBookRepository } from "../store/address-book-repository.ts";
 import type { CartRepository } from "../store/cart-repository.ts";
@@ -84,4 +85,6 @@ export interface Services {
   subscriptionCharges: SubscriptionCharges;
   /** A failed period paid by hand from its mail's link (server/payments/by-hand-payments.ts). */
   byHandPayments: ByHandPayments;
+  /** Upgrading and downgrading a running subscription (ADR 0108). */
+  planChanges: SubscriptionPlanChanges;
 }

@@ -48,6 +48,7 @@ export const routeParamNames = {
   accountOrders: [],
   accountPhotos: [],
   accountSubscription: [],
+  accountSubscriptionPlan: [],
   accountAddresses: [],
   accountAddress: ["address"],
   accountAddressRemove: ["address"],

@@ -10,7 +10,7 @@ import type { OutgoingMail } from "./outbox.ts";
 /**
  * The mails of a running subscription (ADR 0099), one per fact, each queued in the
  * transaction of its fact: renewed (with the invoice), a charge failed, suspended, notice
- * received, withdrawn. In the subscriber's language.
+ * received, withdrawn, and a change of plan (ADR 0108). In the subscriber's language.
  */
 type Subscriber = Pick<Subscription, "id" | "name" | "email" | "locale" | "planId"> &
   Partial<Pick<Subscription, "accountId">>;
@@ -174,5 +174,75 @@ export function subscriptionPriceNoticeMail(
     date: mailDate(next.periodStart, locale),
     lastDay: mailDate(next.lastPaidDay, locale),
     link: cancelLink,
+  });
+}
+
+type ChangeOfPlan = {
+  id: number;
+  subscriptionId: string;
+  from: { planId: string };
+  to: { planId: string };
+  startsOn: IsoDate;
+  periodEnd: IsoDate;
+  amountCents: number;
+};
+
+/**
+ * An upgrade took effect: the new plan from its first day, with the invoice for the rest of
+ * the paid period once its charge is paid; or, when the offer made it cost nothing more this
+ * period (`paid` undefined), no invoice.
+ */
+export function subscriptionUpgradedMail(
+  t: Translate,
+  subscription: Subscriber,
+  change: ChangeOfPlan,
+  paid: { paymentId: string; invoice: string } | undefined,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  const shown = { ...subscription, planId: change.to.planId };
+  const values = { previous: planName(t, change.from.planId), start: mailDate(change.startsOn, locale) };
+  if (!paid) return mail(t, shown, "subscription-upgraded", "upgradedFree", values);
+  const invoice = invoiceValues(
+    locale,
+    {
+      periodStart: change.startsOn,
+      periodEnd: change.periodEnd,
+      amountCents: change.amountCents,
+      paymentId: paid.paymentId,
+    },
+    paid.invoice,
+  );
+  return mail(t, shown, "subscription-upgraded", "upgraded", { ...values, ...invoice });
+}
+
+/** An upgrade's charge failed: the subscription is back on its plan, and can be upgraded again. */
+export function subscriptionUpgradeFailedMail(
+  t: Translate,
+  subscription: Subscriber,
+  change: ChangeOfPlan,
+  link: string,
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  return mail(t, subscription, "subscription-upgrade-failed", "upgradeFailed", {
+    wanted: planName(t, change.to.planId),
+    amount: formatPrice(change.amountCents, locale),
+    link,
+  });
+}
+
+/** A downgrade waits for the next period: the plan runs to `lastDay`, then the new one at its price. */
+export function subscriptionDowngradeScheduledMail(
+  t: Translate,
+  subscription: Subscriber,
+  change: ChangeOfPlan,
+  next: { amountCents: number; lastDay: IsoDate; link: string },
+): OutgoingMail {
+  const locale = subscription.locale as Locale;
+  return mail(t, subscription, "subscription-downgrade-scheduled", "downgradeScheduled", {
+    next: planName(t, change.to.planId),
+    date: mailDate(change.startsOn, locale),
+    lastDay: mailDate(next.lastDay, locale),
+    amount: formatPrice(next.amountCents, locale),
+    link: next.link,
   });
 }

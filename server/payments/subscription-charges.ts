@@ -31,6 +31,7 @@ import {
   PaymentProviderError,
   PaymentProviderUnavailable,
 } from "./provider.ts";
+import { applyScheduledPlanChange, subscriptionPlanChanges } from "./subscription-plan-changes.ts";
 import { announcePriceChanges } from "./subscription-price-notices.ts";
 
 export interface SubscriptionChargesDeps {
@@ -63,6 +64,8 @@ export interface RenewalCounts {
   unavailable: number;
   /** Mails saying an introductory offer ends and what the next period costs (ADR 0107). */
   priceNotices: number;
+  /** Upgrades whose charge was asked about again (a lost webhook, a request that died; ADR 0108). */
+  upgradesSettled: number;
 }
 
 export interface SubscriptionCharges {
@@ -90,6 +93,7 @@ export function invoiceNumber(charge: Pick<SubscriptionCharge, "subscriptionId" 
 export function subscriptionCharges(deps: SubscriptionChargesDeps): SubscriptionCharges {
   const { db, provider, subscriptions, i18n, log, now } = deps;
   const charges = subscriptionChargeRepository(db);
+  const planChanges = subscriptionPlanChanges(deps);
   const routes = i18n.routes;
   const webhookUrl = `${deps.origin}${routes.pathFor("paymentWebhook", "nl")}`;
   const pageUrl = (subscription: Subscription) =>
@@ -272,7 +276,8 @@ export function subscriptionCharges(deps: SubscriptionChargesDeps): Subscription
   }
 
   /** One subscription whose paid period ended before `asOf`: renew, retry, wait, or end it. */
-  async function renewOne(subscription: Subscription, asOf: IsoDate, counts: RenewalCounts) {
+  async function renewOne(due: Subscription, asOf: IsoDate, counts: RenewalCounts) {
+    let subscription = due;
     const at = now();
     if (subscription.status === "cancelling") {
       const ended = await subscriptions.applyEvent(subscription.id, { type: "period_ended" }, at);
@@ -321,6 +326,11 @@ export function subscriptionCharges(deps: SubscriptionChargesDeps): Subscription
     } else if (subscription.status !== "active") {
       return;
     }
+    // A downgrade waiting for this period (ADR 0108) sets the plan it is charged at.
+    if (attempt === 1 && (await applyScheduledPlanChange(deps, subscription.id, start))) {
+      const changed = await subscriptions.get(subscription.id);
+      if (changed) subscription = changed;
+    }
     const number = (await charges.paidPeriods(subscription.id)) + 2;
     const claimed = await charges.claim(
       {
@@ -359,7 +369,15 @@ export function subscriptionCharges(deps: SubscriptionChargesDeps): Subscription
   return {
     sync,
     async renew(asOf) {
-      const counts: RenewalCounts = { charged: 0, synced: 0, ended: 0, unavailable: 0, priceNotices: 0 };
+      const counts: RenewalCounts = {
+        charged: 0,
+        synced: 0,
+        ended: 0,
+        unavailable: 0,
+        priceNotices: 0,
+        upgradesSettled: 0,
+      };
+      counts.upgradesSettled = await planChanges.settleUnfinished();
       const due = await db
         .selectFrom("subscriptions")
         .select("id")

@@ -48,6 +48,15 @@ export async function announcePriceChanges(
     const amountCents = periodCents(subscription, number);
     if (amountCents === subscription.offer.monthlyCents) continue;
     const periodStart = addDays(subscription.paidUntil, 1);
+    // A downgrade waits for that period: its own mail gave the price from then (ADR 0108).
+    const downgrade = await db
+      .selectFrom("subscription_plan_changes")
+      .select("id")
+      .where("subscription_id", "=", id)
+      .where("status", "=", "scheduled")
+      .where("starts_on", "<=", periodStart)
+      .executeTakeFirst();
+    if (downgrade) continue;
     const locale = subscription.locale as Locale;
     const at = deps.now();
     const cancelLink = `${deps.origin}${i18n.routes.pathFor("contractCancel", locale)}`;

@@ -27,7 +27,7 @@ export type WithdrawResult =
  * A withdrawal received on `on` (online, by letter or by phone): refused past the 14 days;
  * otherwise the unused days of the first period are refunded through the provider (one
  * refund per subscription: its key is the subscription's), the mandate is revoked, and the
- * subscription ends with one mail. The refund goes first: when the provider cannot be
+ * subscription ends with one mail. An upgrade paid in the first period is paid back the same way. The refund goes first: when the provider cannot be
  * reached nothing is changed, and asking again refunds once.
  */
 export async function withdrawSubscription(
@@ -66,18 +66,50 @@ export async function withdrawSubscription(
     .orderBy("attempt", "desc")
     .executeTakeFirst();
   const period = { start: subscription.paidFrom ?? startedOn, end: subscription.paidUntil ?? startedOn };
-  const refundCents = paid ? withdrawalRefundCents(Number(paid.amount_cents), period, on) : 0;
+  // And each upgrade paid in it (ADR 0108): the unused days of the part it paid for.
+  const upgrades = await db
+    .selectFrom("subscription_plan_changes")
+    .select(["id", "payment_id", "amount_cents", "starts_on", "period_end"])
+    .where("subscription_id", "=", id)
+    .where("status", "=", "paid")
+    .where("payment_id", "is not", null)
+    .orderBy("id")
+    .execute();
+  // One key per payment: asked again after a failure, each is paid back once.
+  const refunds = [
+    ...(paid
+      ? [
+          {
+            paymentId: paid.payment_id,
+            cents: withdrawalRefundCents(Number(paid.amount_cents), period, on),
+            key: `withdrawal-${id}`,
+          },
+        ]
+      : []),
+    ...upgrades.map((upgrade) => ({
+      paymentId: upgrade.payment_id as string,
+      cents: withdrawalRefundCents(
+        Number(upgrade.amount_cents),
+        { start: upgrade.starts_on, end: upgrade.period_end },
+        on,
+      ),
+      key: `withdrawal-${id}-upgrade-${upgrade.id}`,
+    })),
+  ];
+  let refundCents = 0;
   let refundId: string | undefined;
   const t = i18n.t[subscription.locale as Locale];
-  if (paid && refundCents > 0) {
+  for (const refund of refunds) {
+    if (refund.cents <= 0) continue;
     try {
-      const refund = await provider.refundPayment({
-        paymentId: paid.payment_id,
-        amountCents: refundCents,
+      const made = await provider.refundPayment({
+        paymentId: refund.paymentId,
+        amountCents: refund.cents,
         description: t("subscriptionRenewal.refundDescription", { id }),
-        idempotencyKey: `withdrawal-${id}`,
+        idempotencyKey: refund.key,
       });
-      refundId = refund.id;
+      refundId ??= made.id;
+      refundCents += refund.cents;
     } catch (err) {
       deps.log.error({ err, subscription: id }, "withdrawal: the refund could not be made; nothing changed");
       if (err instanceof PaymentProviderError) return { kind: "unavailable" };

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { keepSignedInPage } from "../accounts/keep-signed-in-page.ts";
 import { cartSubscriber } from "../cart/cart-subscriber.ts";
 import { localMoment } from "../domain/delivery-times.ts";
+import { formatPrice } from "../domain/money.ts";
 import {
   subscriptionAwaitsPayment,
   subscriptionCharged,
@@ -15,12 +16,27 @@ import type { Locale } from "../i18n/locales.ts";
 import { mailDate } from "../mail/order-confirmation.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { subscriptionCancelledMail } from "../mail/subscription-renewal-mails.ts";
+import type { PlanChangeResult } from "../payments/subscription-plan-changes.ts";
+import type { Subscription } from "../store/subscription-repository.ts";
 import { priceText } from "./subscription-payment.ts";
+
+type SignedIn = NonNullable<Awaited<ReturnType<typeof requireAccount>>>;
+
+/** What a redirect after a change of plan tells the page: codes and numbers, never words. */
+type PlanFlash = {
+  result: "upgraded" | "upgradedFree" | "downgradeScheduled" | "kept" | "unchanged";
+  plan: string;
+  amountCents?: number;
+  on?: string;
+};
+
+/** A change of plan that did not happen: the form comes back with this and the choice kept. */
+type PlanProblem = { status: number; message: string; chosen: string | undefined };
 
 /**
  * "Mijn abonnement": the account's subscription, its plan, status and paid period, the way to
- * its payment page, the free prints left this month, and cancelling it (a paid month runs
- * to its end).
+ * its payment page, the free prints left this month, choosing another plan (ADR 0108), and
+ * cancelling it (a paid month runs to its end).
  */
 export function accountSubscriptionRoutes(
   app: FastifyInstance,
@@ -28,18 +44,102 @@ export function accountSubscriptionRoutes(
   routes: LocalizedRoutes,
 ): void {
   const route = routes.on(app);
-  const { i18n, subscriptions } = services;
+  const { i18n, subscriptions, planChanges } = services;
 
-  route("accountSubscription", "GET", async (request, reply) => {
-    const session = await requireAccount(services, request, reply);
-    if (!session) return reply;
-    await keepSignedInPage(services, request, reply, session);
+  /** The plan-change part of the page: the choices with what each costs and when, or why not. */
+  async function planChangeView(
+    subscription: Subscription,
+    locale: Locale,
+    problem: PlanProblem | undefined,
+  ) {
+    const t = i18n.t[locale];
+    const money = (cents: number) => formatPrice(cents, locale);
+    const date = (day: string) => mailDate(day, locale);
+    const name = (planId: string) => t(`subscription.plans.${planId}.name`);
+    // Ended or ending, a plan no longer changes, and a waiting downgrade will not come.
+    if (!subscriptionRuns(subscription.status) || subscription.status === "cancelling") return undefined;
+    const { options, pending, blocked } = await planChanges.options(subscription);
+    const pendingText =
+      pending?.status === "scheduled"
+        ? t("subscriptionPlanChange.pendingDowngrade", {
+            date: date(pending.startsOn),
+            plan: name(pending.to.planId),
+            amount: money(
+              options.find((o) => o.planId === pending.to.planId)?.nextPeriodCents ?? pending.to.monthlyCents,
+            ),
+            current: name(subscription.planId),
+          })
+        : pending?.status === "charging"
+          ? t("subscriptionPlanChange.pendingUpgrade", {
+              plan: name(pending.to.planId),
+              amount: money(pending.amountCents),
+              previous: name(pending.from.planId),
+            })
+          : undefined;
+    const chosen =
+      problem?.chosen ?? (pending?.status === "scheduled" ? pending.to.planId : subscription.planId);
+    return {
+      pending: pendingText,
+      blocked:
+        blocked === "not-running"
+          ? t("subscriptionPlanChange.notRunning")
+          : blocked === "no-mandate"
+            ? t("subscriptionPlanChange.noMandate")
+            : undefined,
+      action: i18n.routes.pathFor("accountSubscriptionPlan", locale),
+      shownOn: localMoment(services.now()).date,
+      error: problem?.message,
+      choices:
+        blocked === "not-running" || blocked === "no-mandate"
+          ? []
+          : options.map((option) => {
+              const values = {
+                plan: name(option.planId),
+                amount: money(option.amountCents),
+                until: date(subscription.paidUntil ?? option.startsOn),
+                next: money(option.nextPeriodCents),
+                nextStart: date(option.nextPeriodStart),
+              };
+              const key =
+                option.kind === "none"
+                  ? "current"
+                  : option.kind === "downgrade"
+                    ? "downgrade"
+                    : option.amountCents > 0
+                      ? "upgrade"
+                      : "upgradeFree";
+              return {
+                planId: option.planId,
+                label: t(`subscriptionPlanChange.${key}`, values),
+                checked: option.planId === chosen,
+              };
+            }),
+    };
+  }
+
+  function planNotice(flash: PlanFlash | undefined, locale: Locale): string | undefined {
+    if (!flash) return undefined;
+    const t = i18n.t[locale];
+    return t(`subscriptionPlanChange.${flash.result}`, {
+      plan: t(`subscription.plans.${flash.plan}.name`),
+      amount: formatPrice(flash.amountCents ?? 0, locale),
+      date: flash.on ? mailDate(flash.on, locale) : "",
+    });
+  }
+
+  async function show(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: SignedIn,
+    problem?: PlanProblem,
+  ) {
     const locale = request.locale;
     const t = i18n.t[locale];
     const subscription = await subscriptions.forAccount(session.account.id);
     // What is left of this period's free prints, as the cart counts them.
     const allowance = subscription && (await cartSubscriber(services, session.account.id))?.allowance;
     const flash = takeFlash<string>(request, reply, "account-subscription");
+    const planFlash = takeFlash<PlanFlash>(request, reply, "account-subscription-plan");
     const cancellable =
       subscription &&
       (subscriptionCharged(subscription.status) || subscriptionAwaitsPayment(subscription.status));
@@ -47,7 +147,7 @@ export function accountSubscriptionRoutes(
       "pages/account-subscription",
       {
         title: t("account.subscription.title"),
-        notice: flash === "cancelled" ? t("account.subscription.cancelled") : undefined,
+        notice: flash === "cancelled" ? t("account.subscription.cancelled") : planNotice(planFlash, locale),
         subscription: subscription && {
           plan: t(`subscription.plans.${subscription.planId}.name`),
           price: priceText(t, subscription, locale),
@@ -66,6 +166,7 @@ export function accountSubscriptionRoutes(
               subscription.status !== "cancelling") ||
             subscriptionAwaitsPayment(subscription.status),
           statusHref: i18n.routes.pathFor("subscriptionStatus", locale, { subscription: subscription.id }),
+          planChange: await planChangeView(subscription, locale, problem),
           cancel: cancellable
             ? subscription.paidUntil
               ? t("account.subscription.cancelHint", { date: mailDate(subscription.paidUntil, locale) })
@@ -73,8 +174,78 @@ export function accountSubscriptionRoutes(
             : undefined,
         },
       },
-      { noindex: true, keyedByData: true },
+      { noindex: true, keyedByData: true, ...(problem ? { status: problem.status } : {}) },
     );
+  }
+
+  route("accountSubscription", "GET", async (request, reply) => {
+    const session = await requireAccount(services, request, reply);
+    if (!session) return reply;
+    await keepSignedInPage(services, request, reply, session);
+    return show(request, reply, session);
+  });
+
+  route("accountSubscriptionPlan", "POST", async (request, reply) => {
+    const session = await requireAccount(services, request, reply);
+    if (!session) return reply;
+    const t = i18n.t[request.locale];
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const planId = typeof body.plan === "string" ? body.plan : undefined;
+    const shownOn = typeof body.shownOn === "string" ? body.shownOn : "";
+    const subscription = await subscriptions.forAccount(session.account.id);
+    if (!subscription) return reply.redirect(i18n.routes.pathFor("accountSubscription", request.locale), 303);
+    const result: PlanChangeResult = planId
+      ? await planChanges.change(subscription.id, planId, shownOn)
+      : { kind: "unknown-plan" };
+    const problem = (status: number, key: string): PlanProblem => ({
+      status,
+      message: t(`subscriptionPlanChange.${key}`),
+      chosen: planId,
+    });
+    switch (result.kind) {
+      case "unknown-plan":
+        return show(request, reply, session, { ...problem(400, "errorChoose"), chosen: undefined });
+      case "stale":
+        return show(request, reply, session, problem(409, "errorStale"));
+      case "not-charged":
+        return show(request, reply, session, problem(503, "errorNotCharged"));
+      case "blocked":
+        return show(
+          request,
+          reply,
+          session,
+          problem(
+            409,
+            result.reason === "charging"
+              ? "errorCharging"
+              : result.reason === "no-mandate"
+                ? "noMandate"
+                : "notRunning",
+          ),
+        );
+      case "upgraded":
+        writeFlash(reply, "account-subscription-plan", {
+          result: result.change.amountCents > 0 ? "upgraded" : "upgradedFree",
+          plan: result.change.to.planId,
+          amountCents: result.change.amountCents,
+        } satisfies PlanFlash);
+        break;
+      case "downgrade-scheduled":
+        writeFlash(reply, "account-subscription-plan", {
+          result: "downgradeScheduled",
+          plan: result.change.to.planId,
+          on: result.change.startsOn,
+        } satisfies PlanFlash);
+        break;
+      case "kept":
+      case "unchanged":
+        writeFlash(reply, "account-subscription-plan", {
+          result: result.kind,
+          plan: subscription.planId,
+        } satisfies PlanFlash);
+        break;
+    }
+    return reply.redirect(i18n.routes.pathFor("accountSubscription", request.locale), 303);
   });
 
   route("accountSubscription", "POST", async (request, reply) => {

@@ -39,7 +39,8 @@ export async function paymentWebhookRoutes(
   services: Services,
   routes: LocalizedRoutes,
 ): Promise<void> {
-  const { orderPayments, subscriptionPayments, subscriptionCharges, byHandPayments, payments } = services;
+  const { orderPayments, subscriptionPayments, subscriptionCharges, byHandPayments, planChanges, payments } =
+    services;
 
   await app.register(async (scope) => {
     // Providers post forms, some JSON; a body that is neither, or broken, or too long, still
@@ -66,12 +67,13 @@ export async function paymentWebhookRoutes(
         return reply.code(200).send();
       }
       // A payment belongs to an order, a subscription's first period, a later period's
-      // charge or a failed period paid by hand; each looks it up in its own table.
+      // charge, a failed period paid by hand or an upgrade's charge; each looks it up in its own table.
       const synced =
         (await orderPayments.sync(id)) ??
         (await subscriptionPayments.sync(id)) ??
         (await subscriptionCharges.sync(id)) ??
-        (await byHandPayments.sync(id));
+        (await byHandPayments.sync(id)) ??
+        (await planChanges.sync(id));
       if (!synced) request.log.warn(`payment webhook: unknown payment ${quoted(id)} ignored`);
       else request.log.info({ paymentId: id, ...synced }, "payment webhook applied");
       return reply.code(200).send();

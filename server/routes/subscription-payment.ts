@@ -15,6 +15,7 @@ import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
 import { mailDate } from "../mail/order-confirmation.ts";
 import type { PaymentStatus } from "../payments/provider.ts";
+import { planForNextPeriod } from "../payments/subscription-plan-changes.ts";
 import { isRandomId } from "../store/random-id.ts";
 import { signupLinkHours } from "../store/signup-repository.ts";
 import { subscriptionChargeRepository } from "../store/subscription-charge-repository.ts";
@@ -50,9 +51,11 @@ async function nextChargeText(
   if (subscription.status !== "active" || !subscription.mandateId || !subscription.paidUntil)
     return undefined;
   const paid = await subscriptionChargeRepository(services.database.db).paidPeriods(subscription.id);
+  // A downgrade waiting for the next period sets its price (ADR 0108).
+  const plan = await planForNextPeriod(services.database.db, subscription);
   return services.i18n.t[locale]("subscriptionRenewal.page.nextCharge", {
     date: mailDate(addDays(subscription.paidUntil, 1), locale),
-    amount: formatPrice(periodCents(subscription, paid + 2), locale),
+    amount: formatPrice(periodCents(plan, paid + 2), locale),
   });
 }
 

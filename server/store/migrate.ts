@@ -24,6 +24,7 @@ import { contractRequests } from "./migrations/0021-contract-requests.ts";
 import { subscriptionPaymentsByHand } from "./migrations/0022-subscription-payments-by-hand.ts";
 import { orderSubscriberBenefits } from "./migrations/0023-order-subscriber-benefits.ts";
 import { subscriptionPriceNotices } from "./migrations/0024-subscription-price-notices.ts";
+import { subscriptionPlanChanges } from "./migrations/0025-subscription-plan-changes.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   "0022-subscription-payments-by-hand": subscriptionPaymentsByHand,
   "0023-order-subscriber-benefits": orderSubscriberBenefits,
   "0024-subscription-price-notices": subscriptionPriceNotices,
+  "0025-subscription-plan-changes": subscriptionPlanChanges,
 };
 
 /**

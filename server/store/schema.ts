@@ -63,6 +63,33 @@ export interface SubscriptionPriceNoticesTable {
   created_at: string;
 }
 
+/** A running subscription's change of plan (migration 0025, ADR 0108). */
+export interface SubscriptionPlanChangesTable {
+  id: Generated<number>;
+  subscription_id: string;
+  /** upgrade or downgrade */
+  kind: string;
+  from_plan_id: string;
+  from_monthly_cents: number;
+  from_offer_cents: number | null;
+  from_offer_months: number | null;
+  to_plan_id: string;
+  to_monthly_cents: number;
+  to_offer_cents: number | null;
+  to_offer_months: number | null;
+  starts_on: string;
+  period_end: string;
+  amount_cents: number;
+  /** scheduled, applied, dropped (downgrades); charging, paid, failed (upgrades) */
+  status: string;
+  payment_id: string | null;
+  /** The provider's status of the upgrade's charge, as last heard */
+  payment_status: string | null;
+  test_page_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface OutboxTable {
   id: Generated<number>;
   kind: string;
@@ -509,6 +536,7 @@ export interface Schema {
   subscription_charges: SubscriptionChargesTable;
   by_hand_payments: ByHandPaymentsTable;
   subscription_price_notices: SubscriptionPriceNoticesTable;
+  subscription_plan_changes: SubscriptionPlanChangesTable;
   order_payments: OrderPaymentsTable;
   contact_messages: ContactMessagesTable;
   photo_projects: PhotoProjectsTable;

@@ -68,3 +68,37 @@ test.describe("A subscriber's cart", () => {
     await expect(page.locator(".cart-totals")).toContainText("50 gratis afdrukken van je abonnement");
   });
 });
+
+test.describe("A subscriber's plan", () => {
+  test("can be changed on the account's page: a smaller plan from the next month, taken back @once", async ({
+    page,
+    situation,
+  }, testInfo) => {
+    test.slow();
+    const email = uniqueEmail("anna-plan");
+    await premiumSubscriber(page, email);
+
+    await page.goto("/account/abonnement");
+    const choices = page.getByRole("group", { name: "Abonnement" });
+    await expect(choices.getByLabel(/^Premium: je huidige abonnement/)).toBeChecked();
+    if (testInfo.project.metadata.axe) await expectAccessible(page, `choosing another plan ${situation}`);
+
+    await choices.getByLabel(/^Plus: vanaf /).check();
+    await page.getByRole("button", { name: "Abonnement wijzigen" }).click();
+    await expect(page, situation).toHaveURL(/\/account\/abonnement$/);
+    await expect(page.getByRole("status")).toContainText(/^Je abonnement wordt Plus vanaf /);
+    await expect(page.locator("main")).toContainText(/wordt je abonnement Plus, voor €\s2,99 per maand/);
+    // Until then Premium stays, with its 50 prints.
+    await expect(page.locator("main")).toContainText("Nog 50 van je 50 gratis afdrukken deze maand.");
+
+    await page
+      .getByRole("group", { name: "Abonnement" })
+      .getByLabel(/^Premium: /)
+      .check();
+    await page.getByRole("button", { name: "Abonnement wijzigen" }).click();
+    await expect(page.getByRole("status")).toContainText(
+      "Je houdt Premium; de geplande wijziging gaat niet door.",
+    );
+    await expect(page.locator("main")).not.toContainText("wordt je abonnement Plus");
+  });
+});

@@ -111,14 +111,15 @@ export function subscriptionShop(target: TestDatabase) {
       .execute();
 
   /**
-   * Signs up for Premium (3 months at € 4,99, then € 9,99) through the shop's pages, confirms
-   * and pays the first month on the test provider's page: an active subscription with a
-   * mandate. Answers the shopper who did it and the subscription's row.
+   * Signs up for `plan` (Premium: 3 months at € 4,99, then € 9,99; Plus: 3 at € 2,99, then
+   * € 5,99) through the shop's pages, confirms and pays the first month on the test
+   * provider's page: an active subscription with a mandate. Answers the shopper who did it
+   * and the subscription's row.
    */
-  async function subscribe(lang: "nl" | "de", email: string) {
+  async function subscribe(lang: "nl" | "de", email: string, plan: "basis" | "plus" | "premium" = "premium") {
     const s = await shopper(current().app, lang === "nl" ? "/abonnement" : "/abo");
     const signup = await s.post(lang === "nl" ? "/abonnement/aanmelden" : "/abo/anmelden", {
-      plan: "premium",
+      plan,
       name: "Anna de Vries",
       email,
       password,

@@ -22,6 +22,7 @@ const neverRoutes: readonly RouteId[] = [
   "accountExport",
   "accountDelete",
   "accountAddressRemove",
+  "accountSubscriptionPlan",
   "editorPhotoRemove",
   "orderClaim",
   "saveDetails",
