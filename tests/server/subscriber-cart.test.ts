@@ -101,6 +101,36 @@ describe.each(testDatabases())("a subscriber's cart on $name", (target) => {
     expect(account).toContain("Gratis afdrukken Nog 47 van je 50 gratis afdrukken deze maand.");
   });
 
+  it("says the same in German: the free prints and the discount in the cart and the overview", async () => {
+    await sub.open();
+    await sub.subscribe("de", "lena@example.test");
+    const { browser } = await signIn(sub.shop.app, "lena@example.test", undefined, { lang: "de" });
+    const germanCart = "/einkaufswagen/inhalt";
+    await browser.get(germanCart);
+    await browser.form(germanCart, prints(3));
+    await browser.form(germanCart, photoBook);
+    const cart = textOf((await browser.get(germanCart)).body);
+    // 3 × 0,25 € free; 20% of 49,99 € is 9,998 €: 9,99 € off.
+    expect(cart).toMatch(/3 Gratis-Abzüge Ihres Abos −0,75\s€/);
+    expect(cart).toMatch(/Abo-Rabatt auf Fotobücher \(20 %\) −9,99\s€/);
+    expect(cart).toContain("Noch 47 von Ihren 50 Gratis-Abzügen in diesem Monat.");
+    expect(cart).toContain("Gratis-Abzüge sind Fotos im Format 10 x 15 cm.");
+
+    await browser.form("/einkaufswagen/adresse", {
+      ...annasAddress,
+      name: "Lena Schmidt",
+      street: "Hauptstraße 5",
+      postcode: "10115",
+      city: "Berlin",
+      country: "DE",
+      email: "lena@example.test",
+    });
+    const overview = textOf((await browser.get("/einkaufswagen/uebersicht")).body);
+    expect(overview).toMatch(/3 Gratis-Abzüge Ihres Abos −0,75\s€/);
+    expect(overview).toMatch(/Abo-Rabatt auf Fotobücher \(20 %\) −9,99\s€/);
+    expect(overview).toContain("Noch 47 von Ihren 50 Gratis-Abzügen in diesem Monat.");
+  });
+
   it("uses up the month's prints across orders, and an order that expires unpaid gives them back", async () => {
     const { browser } = await subscriber("bram@example.test");
     await browser.get(cartPath);
