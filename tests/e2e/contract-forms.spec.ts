@@ -1,6 +1,7 @@
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 import { mailTo, shopLink } from "./mailbox.ts";
+import { dayAfter, shown, staffRefused } from "./staff-commands.ts";
 
 const uniqueEmail = (who: string) =>
   `${who}-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.de`;
@@ -52,5 +53,63 @@ test.describe("Cancelling the photo subscription without signing in", () => {
       "Ihre Kündigung ist wirksam. Ihr Foto-Abo endet am",
     );
     expect(await mailTo(email, "subscription-cancelled")).toContain("Ihr Abo endet am");
+  });
+});
+
+test.describe("Withdrawing from the photo subscription without signing in", () => {
+  test("in German, from the footer within the 14 days, with the unused days refunded; staff are refused after them @no-js-only @once", async ({
+    page,
+    baseURL,
+    situation,
+  }, testInfo) => {
+    test.slow();
+    const shop = baseURL ?? "";
+    const email = uniqueEmail("mia");
+    await page.goto("/abo?tarif=plus");
+    await page.getByLabel("Name", { exact: true }).fill("Mia Wagner");
+    await page.getByLabel("E-Mail-Adresse").fill(email);
+    await page.getByLabel("Passwort wählen").fill("Sommer am Meer 2026!");
+    await page.getByLabel("Passwort wiederholen").fill("Sommer am Meer 2026!");
+    await page.getByRole("button", { name: "Abo abschließen" }).click();
+    await page.goto(shopLink(await mailTo(email, "subscription-confirm"), /^\/abo\/bestaetigen\//));
+    await page.getByRole("button", { name: "Bestätigen und bezahlen" }).click();
+    await page.getByLabel("Bezahlt", { exact: true }).check();
+    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
+    await expect(page, situation).toHaveURL(/\/abo\/status\/[\w-]{22}$/);
+    const id = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+
+    // A letter that arrived after the 14 days: customer service's command refuses it, and nothing changes.
+    const late = staffRefused(shop, "withdraw", id, "--as-of", dayAfter(shown(shop, id).paidUntil));
+    expect(late.status).toBe(1);
+    expect(late.output).toContain("de herroepingstermijn liep tot en met");
+    expect(shown(shop, id).text).toContain(": actief");
+
+    // Today, from the footer, without signing in.
+    await page.context().clearCookies();
+    await page.goto("/de");
+    await page.locator(".site-footer").getByRole("link", { name: "Vertrag widerrufen" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Vertrag widerrufen");
+    if (testInfo.project.metadata.axe) await expectAccessible(page, "on the withdrawal form");
+    await page.getByLabel("Name", { exact: true }).fill("Mia Wagner");
+    await page.getByLabel("E-Mail-Adresse").fill(email);
+    await page.getByRole("button", { name: "Weiter" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Widerruf prüfen");
+    await page.getByRole("button", { name: "Widerruf bestätigen" }).click();
+    await expect(page.getByRole("heading", { level: 1 }), situation).toHaveText(
+      "Ihr Widerruf ist eingegangen",
+    );
+
+    await page.goto(
+      shopLink(await mailTo(email, "contract-withdraw-received"), /^\/widerrufen\/bestaetigen\//),
+    );
+    await page.getByRole("button", { name: "Widerruf bestätigen" }).click();
+    // Plus's first month at 2,99 €, one day of it used: the rest comes back.
+    const outcome = page.locator("main");
+    await expect(outcome, situation).toContainText(
+      /Ihr Foto-Abo ist widerrufen und beendet\. Wir erstatten Ihnen 2,\d\d\s€/,
+    );
+    const refunded = /Wir erstatten Ihnen (2,\d\d)\s€/.exec((await outcome.textContent()) ?? "")?.[1];
+    expect(await mailTo(email, "subscription-withdrawn")).toMatch(new RegExp(`${refunded}\\s€`));
+    expect(shown(shop, id).text).toContain(": herroepen");
   });
 });

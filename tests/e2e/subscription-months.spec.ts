@@ -1,41 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 import { mailTo, shopLink } from "./mailbox.ts";
-import { shopEnv } from "./shop-env.ts";
+import { dayAfter, shown, staff } from "./staff-commands.ts";
 
 const uniqueEmail = (who: string) =>
   `${who}-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.de`;
-
-/** The day after `day` (YYYY-MM-DD). */
-const dayAfter = (day: string) =>
-  new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
-/**
- * `npm run subscriptions -- ARGS` as staff type it, on the journeys' shop (its database, address
- * and test provider): answers what it prints. Other journeys' subscriptions live in the same
- * database, so what it says is read for this journey's subscription only.
- */
-function staff(baseURL: string, ...args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", "scripts/subscriptions.ts", ...args], {
-    env: { ...process.env, ...shopEnv(baseURL) },
-    encoding: "utf8",
-  });
-}
-
-/** What `show` says of one subscription: its status line, paid-until day and its charges. */
-function shown(baseURL: string, id: string) {
-  const text = staff(baseURL, "show", id);
-  const charges = text.slice(text.indexOf("Afschrijvingen:"), text.indexOf("Zelf betaald"));
-  return {
-    text,
-    paidUntil: /betaald t\/m: (\d{4}-\d{2}-\d{2})/.exec(text)?.[1] ?? "",
-    endsOn: /eindigt op (\d{4}-\d{2}-\d{2})/.exec(text)?.[1] ?? "",
-    charges: charges.split("\n").filter((line) => line.includes(" t/m ")),
-    /** The test provider's page of the newest charge, as a path. */
-    newestChargePage: () => new URL([...charges.matchAll(/testpagina: (\S+)/g)].at(-1)?.[1] ?? "").pathname,
-  };
-}
 
 test.describe("The photo subscription month after month", () => {
   test("in German without JavaScript: renewed, a failed month paid by hand, cancelled, then nothing charged @no-js-only @once", async ({
