@@ -18,7 +18,7 @@ import { enqueueMail } from "../mail/outbox.ts";
 import { subscriptionCancelledMail } from "../mail/subscription-renewal-mails.ts";
 import type { PlanChangeResult } from "../payments/subscription-plan-changes.ts";
 import type { Subscription } from "../store/subscription-repository.ts";
-import { priceText } from "./subscription-payment.ts";
+import { nextChargeText, priceText } from "./subscription-payment.ts";
 
 type SignedIn = NonNullable<Awaited<ReturnType<typeof requireAccount>>>;
 
@@ -153,6 +153,8 @@ export function accountSubscriptionRoutes(
           price: priceText(t, subscription, locale),
           status: t(`subscriptionPayment.status.${subscription.status}`),
           paidUntil: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : undefined,
+          // "Volgende afschrijving: …", as the status page says it (a waiting downgrade's price).
+          nextCharge: await nextChargeText(services, subscription, locale),
           printsLeft:
             allowance && allowance.printsPerMonth > 0
               ? t("cart.subscriber.printsLeft", {

@@ -43,7 +43,7 @@ export function priceText(
  * "Volgende afschrijving: …": the day after the paid period and what that period costs (the
  * offer's price for its months), for a subscription that is charged on its mandate.
  */
-async function nextChargeText(
+export async function nextChargeText(
   services: Services,
   subscription: Subscription,
   locale: Locale,

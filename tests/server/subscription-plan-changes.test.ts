@@ -70,6 +70,7 @@ describe.each(testDatabases())("changing a subscription's plan on $name", (targe
     // Until then it is Premium, with Premium's prints.
     expect((await rows("down@example.test"))[0]).toMatchObject({ plan_id: "premium", monthly_cents: 999 });
     expect(after).toContain("Nog 50 van je 50 gratis afdrukken deze maand.");
+    expect(after).toMatch(/Volgende afschrijving: maandag 28 december 2026, €\s2,99\./);
     const mail = (await mails("down@example.test")).find(
       (m) => m.kind === "subscription-downgrade-scheduled",
     );
@@ -86,6 +87,7 @@ describe.each(testDatabases())("changing a subscription's plan on $name", (targe
     const kept = await pageText(browser);
     expect(kept).toContain("Je houdt Premium; de geplande wijziging gaat niet door.");
     expect(kept).not.toContain("wordt je abonnement Plus");
+    expect(kept).toMatch(/Volgende afschrijving: maandag 28 december 2026, €\s4,99\./);
     expect((await changes(id)).map((c) => c.status)).toEqual(["dropped"]);
 
     // Down to Basis, then the renewal: the new period is Basis's, at Basis's price.
