@@ -215,8 +215,16 @@ export function subscriptionPlanChanges(deps: SubscriptionPlanChangesDeps): Subs
   /** The period number of the paid period: the first period is 1, each paid renewal adds one. */
   const currentNumber = async (subscriptionId: string) => (await charges.paidPeriods(subscriptionId)) + 1;
 
-  /** Asks the provider for an upgrade's charge; the row's id is the idempotency key. */
-  async function charge(subscription: Subscription, change: PlanChange): Promise<PlanChangeResult> {
+  /**
+   * Asks the provider for an upgrade's charge; the row's id is the idempotency key. Asked by
+   * the renewal run (`byRun`, the request died before the answer), a provider that is away is
+   * asked again next run, and a refusal is mailed: the subscriber was last told it was charging.
+   */
+  async function charge(
+    subscription: Subscription,
+    change: PlanChange,
+    byRun = false,
+  ): Promise<PlanChangeResult> {
     const locale = subscription.locale as Locale;
     const t = i18n.t[locale];
     try {
@@ -249,10 +257,12 @@ export function subscriptionPlanChanges(deps: SubscriptionPlanChangesDeps): Subs
       return { kind: "upgraded", change: (await byId(change.id)) as PlanChange };
     } catch (err) {
       if (!(err instanceof PaymentProviderError)) throw err;
-      if (err instanceof PaymentProviderUnavailable)
+      if (err instanceof PaymentProviderUnavailable) {
         log.warn({ err, subscription: subscription.id }, "upgrade not charged: the provider is unavailable");
-      else log.warn({ err, subscription: subscription.id }, "the provider refused the upgrade's charge");
-      await fail(change.id, { mail: false });
+        if (byRun) return { kind: "not-charged" };
+      } else log.warn({ err, subscription: subscription.id }, "the provider refused the upgrade's charge");
+      // Asked in the request, the page says so; asked by the run, a mail does.
+      await fail(change.id, { mail: byRun });
       return { kind: "not-charged" };
     }
   }
@@ -460,8 +470,8 @@ export function subscriptionPlanChanges(deps: SubscriptionPlanChangesDeps): Subs
             settled++;
           } else if (now().getTime() - Date.parse(change.createdAt) >= staleChargeMs) {
             const subscription = await subscriptions.get(change.subscriptionId);
-            if (!subscription?.customerId || !subscription.mandateId) await fail(change.id, { mail: false });
-            else await charge(subscription, change);
+            if (!subscription?.customerId || !subscription.mandateId) await fail(change.id, { mail: true });
+            else await charge(subscription, change, true);
             settled++;
           }
         } catch (err) {

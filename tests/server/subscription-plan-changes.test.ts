@@ -221,6 +221,34 @@ describe.each(testDatabases())("changing a subscription's plan on $name", (targe
     expect((await changes(id)).map((c) => c.status)).toEqual(["failed", "failed"]);
   });
 
+  it("an upgrade whose request died before the provider answered is charged by the next renewal run, once", async () => {
+    const { id, browser, database } = await subscriber("died@example.test", "plus", "nl", "2026-12-13");
+    await choose(browser, "premium", "2026-12-13");
+    const [asked] = await changes(id);
+    // As if the process had died between storing the change and hearing the provider's answer.
+    await database.db
+      .updateTable("subscription_plan_changes")
+      .set({
+        payment_id: null,
+        payment_status: null,
+        test_page_url: null,
+        created_at: "2026-11-01T00:00:00Z",
+      })
+      .execute();
+    const { charges: job } = instance(database);
+    const run = await runRenewals({ database, charges: job, log: silent }, "2026-12-13");
+    expect(run).toMatchObject({ counts: { upgradesSettled: 1 } });
+    const [settled] = await changes(id);
+    // The same key: the provider gives the same payment back, nothing is charged twice.
+    expect(settled?.payment_id).toBe(asked?.payment_id);
+    await decide(settled?.test_page_url ?? null, "paid");
+    expect((await changes(id))[0]?.status).toBe("paid");
+    expect((await rows("died@example.test"))[0]?.plan_id).toBe("premium");
+    expect(await runRenewals({ database, charges: job, log: silent }, "2026-12-13")).toMatchObject({
+      counts: { upgradesSettled: 0 },
+    });
+  });
+
   it("a withdrawal pays back the unused days of an upgrade too", async () => {
     // 25 of the 30 days left: (4,99 − 2,99) × 25 / 30 = 1,666…: € 1,66.
     const { id, browser, database } = await subscriber("back@example.test", "plus", "nl", "2026-12-03");
