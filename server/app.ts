@@ -16,6 +16,7 @@ import { deliveryTimes } from "./domain/delivery-overview.ts";
 import { parseCutOff } from "./domain/delivery-times.ts";
 import { type Faq, loadFaq } from "./domain/faq.ts";
 import { shopLegalPages } from "./domain/shop-legal-pages.ts";
+import { planById } from "./domain/subscription-plans.ts";
 import { loadWithdrawalRights } from "./domain/withdrawal-rights.ts";
 import { analyticsCounters } from "./http/analytics/analytics-counters.ts";
 import { registerFunnelCounting } from "./http/analytics/funnel-counting.ts";
@@ -338,6 +339,12 @@ export async function buildApp({
     maxPixels: config.uploadMaxPixels,
     decodes: decodeQueue({ slots: 2, timeoutMs: config.uploadDecodeTimeoutMs }),
     storage: storageQuota(() => services.uploads.totalBytes(), config.uploadStorageMaxBytes),
+    // A subscriber's photos are the subscription's storage: the plan's room, read-only when suspended.
+    subscriberOf: async (ownerId) => {
+      const subscription = await subscriptions.planOfOwner(ownerId);
+      const plan = subscription && planById(subscription.planId);
+      return subscription && plan ? { status: subscription.status, storageGb: plan.storageGb } : undefined;
+    },
   });
   // Bytes per client address and hour, in the same store as the rate limits.
   const receiving = {

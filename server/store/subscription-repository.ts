@@ -75,6 +75,8 @@ export interface SubscriptionRepository {
   get(id: string): Promise<Subscription | undefined>;
   /** The account's subscription, whatever its status (read in `trx` when given). */
   forAccount(accountId: string, trx?: Kysely<Schema>): Promise<Subscription | undefined>;
+  /** The status and plan of the subscription of the account whose owner id this is (its photos'), if any. */
+  planOfOwner(ownerId: string): Promise<{ status: SubscriptionStatus; planId: string } | undefined>;
   /**
    * Takes out a subscription for an account whose address is confirmed, waiting for its first
    * payment; an unpaid or expired one of the account takes the new plan (an expired one is
@@ -262,6 +264,17 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
     async forAccount(accountId, trx = db) {
       const row = await withAccount(trx).where("subscriptions.account_id", "=", accountId).executeTakeFirst();
       return row ? subscriptionOf(row) : undefined;
+    },
+
+    async planOfOwner(ownerId) {
+      const row = await db
+        .selectFrom("subscriptions")
+        .innerJoin("accounts", "accounts.id", "subscriptions.account_id")
+        .select(["subscriptions.status", "subscriptions.plan_id"])
+        .where("accounts.owner_id", "=", ownerId)
+        .executeTakeFirst();
+      if (!row || !isSubscriptionStatus(row.status)) return undefined;
+      return { status: row.status, planId: row.plan_id };
     },
 
     async startFor(trx, account, plan, ownerId, at) {

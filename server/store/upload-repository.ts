@@ -27,6 +27,8 @@ export interface UploadRepository {
   /** In upload order: the order the pages of the book get. */
   listByProject(projectId: string): Promise<Upload[]>;
   countByOwner(ownerId: string): Promise<number>;
+  /** What an owner's photos take, in bytes (a subscriber's storage). */
+  bytesByOwner(ownerId: string): Promise<number>;
   countInProject(projectId: string): Promise<number>;
   /** Bytes of every original the shop keeps, everyone's: what the instance's storage limit counts. */
   totalBytes(): Promise<number>;
@@ -120,6 +122,15 @@ export function uploadRepository(db: Kysely<Schema>): UploadRepository {
 
     countByOwner: (ownerId) => count("owner_id", ownerId),
     countInProject: (projectId) => count("project_id", projectId),
+
+    async bytesByOwner(ownerId) {
+      const row = await db
+        .selectFrom("uploads")
+        .select((eb) => eb.fn.sum<string | number | null>("bytes").as("total"))
+        .where("owner_id", "=", ownerId)
+        .executeTakeFirst();
+      return Number(row?.total ?? 0);
+    },
 
     async totalBytes() {
       const row = await db

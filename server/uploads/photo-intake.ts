@@ -1,5 +1,7 @@
 import { photoExtent } from "../domain/photo-extent.ts";
 import type { PhotoFormat } from "../domain/photo-type.ts";
+import { subscriberRoom } from "../domain/subscriber-storage.ts";
+import type { SubscriptionStatus } from "../domain/subscription-lifecycle.ts";
 import { randomId } from "../store/random-id.ts";
 import type { Upload, UploadRepository } from "../store/upload-repository.ts";
 import { type DecodeQueue, DecodeTimeout } from "./decode-queue.ts";
@@ -42,6 +44,8 @@ export interface DecodeLimits {
   decodes: DecodeQueue;
   /** The instance's room for photos (UPLOAD_STORAGE_MAX_GB). */
   storage: StorageQuota;
+  /** The subscription of the account an owner id belongs to, with its plan's room; undefined for none. */
+  subscriberOf?: (ownerId: string) => Promise<{ status: SubscriptionStatus; storageGb: number } | undefined>;
 }
 
 export function photoIntake(
@@ -49,7 +53,7 @@ export function photoIntake(
   storage: PhotoStorage,
   limits: DecodeLimits,
 ): PhotoIntake {
-  const { maxPixels, decodes, storage: room } = limits;
+  const { maxPixels, decodes, storage: room, subscriberOf } = limits;
   /** The thumbnail, or why there is none; a refused or abandoned file leaves nothing behind. */
   const thumbnailOf = async (data: Buffer, format: PhotoFormat): Promise<Buffer | RejectReason> => {
     try {
@@ -67,6 +71,13 @@ export function photoIntake(
       }
       if (projectId && (await uploads.countInProject(projectId)) >= uploadLimits.maxPhotosPerProject) {
         return { name, reason: "projectFull" };
+      }
+      // A subscriber's storage: read-only while suspended, and the plan's room (ADR 0099).
+      const subscription = await subscriberOf?.(ownerId);
+      if (subscription) {
+        const fits = subscriberRoom(subscription, await uploads.bytesByOwner(ownerId), file.data.length);
+        if (fits === "paused") return { name, reason: "subscriptionPaused" };
+        if (fits === "planFull") return { name, reason: "planStorageFull" };
       }
       // The header first, outside the queue: an image bomb is refused before any decode.
       const photo = await readPhotoHeader(file.data, maxPixels);

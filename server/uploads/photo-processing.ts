@@ -18,7 +18,11 @@ export type RejectReason =
   | "trailingData"
   | "locationKept"
   | "bytesRateLimited"
-  | "storageFull";
+  | "storageFull"
+  /** The uploader's subscription is suspended: its storage is read-only until the month is paid. */
+  | "subscriptionPaused"
+  /** The uploader's plan has no room left (its storageGb). */
+  | "planStorageFull";
 
 export interface PhotoHeader {
   format: PhotoFormat;

@@ -1,0 +1,23 @@
+import { type SubscriptionStatus, storageReadOnly, subscriptionRuns } from "./subscription-lifecycle.ts";
+
+/**
+ * What a subscription does to its subscriber's photo storage (their uploads, on every
+ * device): suspended, nothing new is stored until the open month is paid (the photos stay
+ * and can be seen and removed); running, the plan's room (storageGb) is theirs. Without a
+ * subscription, or once it ended, only the shop's own limits apply.
+ */
+export type SubscriberRoom = "fits" | "paused" | "planFull";
+
+export const bytesPerGb = 1024 ** 3;
+
+export function subscriberRoom(
+  subscription: { status: SubscriptionStatus; storageGb: number } | undefined,
+  storedBytes: number,
+  bytes: number,
+): SubscriberRoom {
+  if (!subscription) return "fits";
+  if (storageReadOnly(subscription.status)) return "paused";
+  if (subscriptionRuns(subscription.status) && storedBytes + bytes > subscription.storageGb * bytesPerGb)
+    return "planFull";
+  return "fits";
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
+import { signIn } from "../support/accounts.ts";
+import { BrowserSession } from "../support/browser-session.ts";
+import { testDatabases } from "../support/databases.ts";
+import { storedUploads, uploadPhoto } from "../support/photos.ts";
+import { shopper, textOf } from "../support/shopper.ts";
+import { password, silent, subscriptionShop } from "../support/subscription-shop.ts";
+
+/**
+ * A subscriber's photos are the subscription's storage: suspended after the last failed
+ * charge, it is read-only (the photos stay, nothing new is stored) until the open month is
+ * paid by hand, as the suspended mail says.
+ */
+describe.each(testDatabases())("a subscriber's photo storage on $name", (target) => {
+  const sub = subscriptionShop(target);
+
+  it("takes no new photo while the subscription is suspended, keeps the old ones, and takes them again once paid", async () => {
+    const { database } = await sub.open();
+    const { charges: job } = sub.instance(database);
+    const renew = (day: string) => runRenewals({ database, charges: job, log: silent }, day);
+    const email = "storage@example.test";
+    const { id } = await sub.subscribe("nl", email);
+    const { browser } = await signIn(sub.shop.app, email, password);
+    expect((await uploadPhoto(browser, "eerste.jpg")).statusCode).toBe(200);
+
+    // Three failed charges: suspended.
+    await renew("2026-12-28");
+    await sub.decide((await sub.charges(id))[0]?.page_url ?? null, "failed");
+    await renew("2026-12-31");
+    await sub.decide((await sub.charges(id))[1]?.page_url ?? null, "failed");
+    await renew("2027-01-04");
+    await sub.decide((await sub.charges(id))[2]?.page_url ?? null, "failed");
+    expect((await sub.rows(email))[0]?.status).toBe("suspended");
+    expect((await sub.mails(email)).find((m) => m.kind === "subscription-suspended")?.text_body).toContain(
+      "je kunt geen nieuwe foto's opslaan",
+    );
+
+    const before = await storedUploads(sub.shop);
+    const refused = await uploadPhoto(browser, "tweede.jpg");
+    expect(refused.statusCode).toBe(422);
+    expect(textOf(refused.body)).toContain(
+      "tweede.jpg: je fotoabonnement is gepauzeerd omdat een maand niet betaald is, dus we bewaren geen nieuwe foto's.",
+    );
+    expect((await storedUploads(sub.shop)).rows).toEqual(before.rows);
+    // The photo from before is still there.
+    expect(before.rows.map((r) => r.original_name)).toEqual(["eerste.jpg"]);
+
+    // Paid by hand from the mail's link: storing works again.
+    const link = await sub.payLink(email, "subscription-suspended", "nl");
+    const other = await shopper(sub.shop.app, "/");
+    const started = await other.post(link, {});
+    await sub.decide(String(started.headers.location), "paid");
+    expect((await sub.rows(email))[0]?.status).toBe("active");
+    expect((await uploadPhoto(browser, "derde.jpg")).statusCode).toBe(200);
+  });
+
+  it("leaves a guest's and a non-subscriber's uploads to the shop's own limits", async () => {
+    await sub.open();
+    expect((await uploadPhoto(new BrowserSession(sub.shop.app), "gast.jpg")).statusCode).toBe(200);
+  });
+});
