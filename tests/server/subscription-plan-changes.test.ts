@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
 import { withdrawSubscription } from "../../server/payments/subscription-withdrawal.ts";
@@ -33,8 +34,13 @@ describe.each(testDatabases())("changing a subscription's plan on $name", (targe
     return { id, browser, database, lang };
   }
 
-  const pageText = async (browser: BrowserSession, lang: "nl" | "de" = "nl") =>
-    textOf((await browser.get(paths[lang].page)).body);
+  /** The page as a browser asks for it: with gzip, so that a kept answer may be sent (ready-answers.ts). */
+  const pageText = async (browser: BrowserSession, lang: "nl" | "de" = "nl") => {
+    const res = await browser.get(paths[lang].page, { "accept-encoding": "gzip" });
+    return textOf(
+      res.headers["content-encoding"] === "gzip" ? gunzipSync(res.rawPayload).toString("utf8") : res.body,
+    );
+  };
   const choose = (
     browser: BrowserSession,
     plan: string | undefined,
@@ -82,12 +88,21 @@ describe.each(testDatabases())("changing a subscription's plan on $name", (targe
     const status = textOf((await browser.get(`/abonnement/status/${id}`)).body);
     expect(status).toMatch(/Volgende afschrijving: maandag 28 december 2026, €\s2,99\./);
 
+    // Looked at again (no notice now), the page is as a fresh render makes it: a page kept
+    // from before the choice must not come back.
+    const again = await pageText(browser);
+    expect(again).toMatch(
+      /Vanaf maandag 28 december 2026 wordt je abonnement Plus, voor €\s2,99 per maand\./,
+    );
+    expect(again).toMatch(/Volgende afschrijving: maandag 28 december 2026, €\s2,99\./);
+
     // Taken back: Premium goes on, and nothing waits.
     await choose(browser, "premium", "2026-11-28");
     const kept = await pageText(browser);
     expect(kept).toContain("Je houdt Premium; de geplande wijziging gaat niet door.");
     expect(kept).not.toContain("wordt je abonnement Plus");
     expect(kept).toMatch(/Volgende afschrijving: maandag 28 december 2026, €\s4,99\./);
+    expect(await pageText(browser)).not.toContain("wordt je abonnement Plus");
     expect((await changes(id)).map((c) => c.status)).toEqual(["dropped"]);
 
     // Down to Basis, then the renewal: the new period is Basis's, at Basis's price.

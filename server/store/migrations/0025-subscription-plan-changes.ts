@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, PostgresAdapter } from "kysely";
+import { type Kysely, type Migration, PostgresAdapter, sql } from "kysely";
 
 /**
  * A running subscription's change of plan (ADR 0108), one row per change, with its time.
@@ -12,6 +12,10 @@ import { type Kysely, type Migration, PostgresAdapter } from "kysely";
  *
  * status: scheduled, applied or dropped (a downgrade); charging, paid or failed (an upgrade;
  * paid also when there was nothing to charge).
+ *
+ * The account's pages show a waiting or charging change, so every change to a row raises
+ * the revision of the subscription's account (0016), by trigger as there: a kept account
+ * page stops holding however the change was made.
  */
 export const subscriptionPlanChanges: Migration = {
   async up(db: Kysely<unknown>) {
@@ -49,8 +53,52 @@ export const subscriptionPlanChanges: Migration = {
       .on("subscription_plan_changes")
       .columns(["subscription_id", "status"])
       .execute();
+
+    if (isPostgres) {
+      await sql`
+        create function bump_plan_change_account_revision() returns trigger language plpgsql as $$
+        declare
+          subscription text;
+        begin
+          if tg_op = 'DELETE' then subscription := old.subscription_id; else subscription := new.subscription_id; end if;
+          insert into account_revisions (account_id, revision)
+            select account_id, 1 from subscriptions where id = subscription and account_id is not null
+            on conflict (account_id) do update set revision = account_revisions.revision + 1;
+          return null;
+        end $$`.execute(db);
+      await sql`create trigger subscription_plan_changes_account_revision
+        after insert or update or delete on subscription_plan_changes
+        for each row execute function bump_plan_change_account_revision()`.execute(db);
+      return;
+    }
+    for (const [op, row] of [
+      ["insert", "new"],
+      ["update", "new"],
+      ["delete", "old"],
+    ] as const) {
+      // The WHERE clause also tells SQLite's grammar that ON CONFLICT is an upsert, not a join's ON.
+      await sql
+        .raw(
+          `create trigger subscription_plan_changes_account_revision_${op} after ${op} on subscription_plan_changes begin
+            insert into account_revisions (account_id, revision)
+              select account_id, 1 from subscriptions where id = ${row}.subscription_id and account_id is not null
+              on conflict (account_id) do update set revision = revision + 1;
+          end`,
+        )
+        .execute(db);
+    }
   },
   async down(db: Kysely<unknown>) {
+    const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+    if (isPostgres) {
+      await sql`drop trigger subscription_plan_changes_account_revision on subscription_plan_changes`.execute(
+        db,
+      );
+      await sql`drop function bump_plan_change_account_revision()`.execute(db);
+    } else {
+      for (const op of ["insert", "update", "delete"])
+        await sql.raw(`drop trigger subscription_plan_changes_account_revision_${op}`).execute(db);
+    }
     await db.schema.dropTable("subscription_plan_changes").execute();
   },
 };
