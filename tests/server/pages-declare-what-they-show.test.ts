@@ -117,6 +117,39 @@ describe("pages of a shopper's own read only what they declare", () => {
     }
   });
 
+  it("the account's subscription page of a subscriber, with its charges and a waiting plan change", async () => {
+    const browser = await signedUp(shop.app, shop.database.db, { email: "dirk@example.nl" });
+    const account = await shop.database.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("email", "=", "dirk@example.nl")
+      .executeTakeFirstOrThrow();
+    const day = new Date().toISOString().slice(0, 10);
+    await shop.database.db
+      .insertInto("subscriptions")
+      .values({
+        id: "dirks-subscription-0001",
+        owner_id: null,
+        account_id: account.id,
+        plan_id: "premium",
+        monthly_cents: 999,
+        offer_cents: null,
+        offer_months: null,
+        locale: "nl",
+        status: "active",
+        paid_from: day,
+        paid_until: "2099-01-01",
+        started_on: day,
+        customer_id: "cst_dirk",
+        mandate_id: "mdt_dirk",
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    const seen = await look(browser, accountPaths.nl.subscription);
+    expect(seen.read).toEqual(expect.arrayContaining(["subscription_charges", "subscription_plan_changes"]));
+    expect(seen.undeclared).toEqual([]);
+  });
+
   it("a photo book's page and the subscription page with the shopper's photos", async () => {
     const browser = new BrowserSession(shop.app);
     const started = await startPhotoBook(browser);

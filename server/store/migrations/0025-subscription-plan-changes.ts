@@ -13,10 +13,14 @@ import { type Kysely, type Migration, PostgresAdapter, sql } from "kysely";
  * status: scheduled, applied or dropped (a downgrade); charging, paid or failed (an upgrade;
  * paid also when there was nothing to charge).
  *
- * The account's pages show a waiting or charging change, so every change to a row raises
- * the revision of the subscription's account (0016), by trigger as there: a kept account
- * page stops holding however the change was made.
+ * The account's subscription page shows a waiting or charging change, and works out the
+ * next charge from the periods paid (subscription_charges, by_hand_payments). So every change
+ * to a row of these three tables raises the revision of the subscription's account (0016),
+ * by trigger as there: a kept account page stops holding however the change was made.
  */
+
+/** Tables whose rows name a subscription in `subscription_id`, shown on its account's pages. */
+const subscriptionRows = ["subscription_plan_changes", "subscription_charges", "by_hand_payments"] as const;
 export const subscriptionPlanChanges: Migration = {
   async up(db: Kysely<unknown>) {
     const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -56,7 +60,7 @@ export const subscriptionPlanChanges: Migration = {
 
     if (isPostgres) {
       await sql`
-        create function bump_plan_change_account_revision() returns trigger language plpgsql as $$
+        create function bump_subscription_account_revision() returns trigger language plpgsql as $$
         declare
           subscription text;
         begin
@@ -66,39 +70,42 @@ export const subscriptionPlanChanges: Migration = {
             on conflict (account_id) do update set revision = account_revisions.revision + 1;
           return null;
         end $$`.execute(db);
-      await sql`create trigger subscription_plan_changes_account_revision
-        after insert or update or delete on subscription_plan_changes
-        for each row execute function bump_plan_change_account_revision()`.execute(db);
+      for (const table of subscriptionRows) {
+        await sql`create trigger ${sql.id(`${table}_account_revision`)}
+          after insert or update or delete on ${sql.table(table)}
+          for each row execute function bump_subscription_account_revision()`.execute(db);
+      }
       return;
     }
-    for (const [op, row] of [
-      ["insert", "new"],
-      ["update", "new"],
-      ["delete", "old"],
-    ] as const) {
-      // The WHERE clause also tells SQLite's grammar that ON CONFLICT is an upsert, not a join's ON.
-      await sql
-        .raw(
-          `create trigger subscription_plan_changes_account_revision_${op} after ${op} on subscription_plan_changes begin
-            insert into account_revisions (account_id, revision)
-              select account_id, 1 from subscriptions where id = ${row}.subscription_id and account_id is not null
-              on conflict (account_id) do update set revision = revision + 1;
-          end`,
-        )
-        .execute(db);
+    for (const table of subscriptionRows) {
+      for (const [op, row] of [
+        ["insert", "new"],
+        ["update", "new"],
+        ["delete", "old"],
+      ] as const) {
+        // The WHERE clause also tells SQLite's grammar that ON CONFLICT is an upsert, not a join's ON.
+        await sql
+          .raw(
+            `create trigger ${table}_account_revision_${op} after ${op} on ${table} begin
+              insert into account_revisions (account_id, revision)
+                select account_id, 1 from subscriptions where id = ${row}.subscription_id and account_id is not null
+                on conflict (account_id) do update set revision = revision + 1;
+            end`,
+          )
+          .execute(db);
+      }
     }
   },
   async down(db: Kysely<unknown>) {
     const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
-    if (isPostgres) {
-      await sql`drop trigger subscription_plan_changes_account_revision on subscription_plan_changes`.execute(
-        db,
-      );
-      await sql`drop function bump_plan_change_account_revision()`.execute(db);
-    } else {
-      for (const op of ["insert", "update", "delete"])
-        await sql.raw(`drop trigger subscription_plan_changes_account_revision_${op}`).execute(db);
+    for (const table of subscriptionRows) {
+      if (isPostgres)
+        await sql`drop trigger ${sql.id(`${table}_account_revision`)} on ${sql.table(table)}`.execute(db);
+      else
+        for (const op of ["insert", "update", "delete"])
+          await sql.raw(`drop trigger ${table}_account_revision_${op}`).execute(db);
     }
+    if (isPostgres) await sql`drop function bump_subscription_account_revision()`.execute(db);
     await db.schema.dropTable("subscription_plan_changes").execute();
   },
 };
