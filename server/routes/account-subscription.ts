@@ -3,11 +3,14 @@ import { keepSignedInPage } from "../accounts/keep-signed-in-page.ts";
 import { cartSubscriber } from "../cart/cart-subscriber.ts";
 import { localMoment } from "../domain/delivery-times.ts";
 import { formatPrice } from "../domain/money.ts";
+import { bytesPerGb } from "../domain/subscriber-storage.ts";
 import {
   subscriptionAwaitsPayment,
   subscriptionCharged,
   subscriptionRuns,
 } from "../domain/subscription-lifecycle.ts";
+import { planById } from "../domain/subscription-plans.ts";
+import { shopperShown } from "../http/caching/page-shows.ts";
 import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { requireAccount } from "../http/security/account-guard.ts";
@@ -18,6 +21,7 @@ import { enqueueMail } from "../mail/outbox.ts";
 import { subscriptionCancelledMail } from "../mail/subscription-renewal-mails.ts";
 import type { PlanChangeResult } from "../payments/subscription-plan-changes.ts";
 import type { Subscription } from "../store/subscription-repository.ts";
+import { storageSizeText } from "./subscription.ts";
 import { nextChargeText, priceText } from "./subscription-payment.ts";
 
 type SignedIn = NonNullable<Awaited<ReturnType<typeof requireAccount>>>;
@@ -117,6 +121,26 @@ export function accountSubscriptionRoutes(
     };
   }
 
+  /** "0,4 MB van 250 GB gebruikt": the account's photos against the plan's room. */
+  async function storageText(planId: string, ownerId: string, locale: Locale) {
+    const plan = planById(planId);
+    if (!plan) return undefined;
+    const bytes = await services.uploads.bytesByOwner(ownerId);
+    // In the largest unit it reaches, to a tenth; a few photos are some kilobytes, never "0 MB".
+    const [size, unit] =
+      bytes >= bytesPerGb
+        ? [bytes / bytesPerGb, "GB"]
+        : bytes >= 1024 ** 2
+          ? [bytes / 1024 ** 2, "MB"]
+          : [Math.ceil(bytes / 1024), "kB"];
+    const amount = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(size);
+    const t = i18n.t[locale];
+    return t("account.subscription.storageUsed", {
+      used: `${amount} ${unit}`,
+      total: storageSizeText(t, plan.storageGb),
+    });
+  }
+
   function planNotice(flash: PlanFlash | undefined, locale: Locale): string | undefined {
     if (!flash) return undefined;
     const t = i18n.t[locale];
@@ -153,6 +177,10 @@ export function accountSubscriptionRoutes(
           price: priceText(t, subscription, locale),
           status: t(`subscriptionPayment.status.${subscription.status}`),
           paidUntil: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : undefined,
+          storage:
+            subscriptionRuns(subscription.status) || subscription.status === "suspended"
+              ? await storageText(subscription.planId, session.account.ownerId, locale)
+              : undefined,
           // "Volgende afschrijving: …", as the status page says it (a waiting downgrade's price).
           nextCharge: await nextChargeText(services, subscription, locale),
           printsLeft:
@@ -183,7 +211,14 @@ export function accountSubscriptionRoutes(
   route("accountSubscription", "GET", async (request, reply) => {
     const session = await requireAccount(services, request, reply);
     if (!session) return reply;
-    await keepSignedInPage(services, request, reply, session);
+    // The storage used is the account's photos: their revision is part of what the page shows.
+    await keepSignedInPage(
+      services,
+      request,
+      reply,
+      session,
+      await shopperShown(services.projects, session.account.ownerId),
+    );
     return show(request, reply, session);
   });
 

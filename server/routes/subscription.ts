@@ -98,10 +98,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
     i18n.routes.pathFor("subscriptionInfo", locale, { topic: topicSlug(topic, locale) });
 
   const planView = (plan: Plan, t: Translate, locale: Locale, endsAt: Date) => {
-    const size =
-      plan.storageGb >= 1000
-        ? t("subscription.terabytes", { count: plan.storageGb / 1000 })
-        : t("subscription.gigabytes", { count: plan.storageGb });
+    const size = storageSizeText(t, plan.storageGb);
     return {
       id: plan.id,
       name: t(`subscription.plans.${plan.id}.name`),
@@ -417,4 +414,11 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
     },
     { rateLimit: { max: 60, timeWindow: "1 minute" } },
   );
+}
+
+/** A plan's storage as the plans' table says it: "250 GB", "1 TB". */
+export function storageSizeText(t: Translate, storageGb: number): string {
+  return storageGb >= 1000
+    ? t("subscription.terabytes", { count: storageGb / 1000 })
+    : t("subscription.gigabytes", { count: storageGb });
 }

@@ -1,14 +1,12 @@
-import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { orderNumber } from "../../server/domain/order-number.ts";
 import { orderLifecycleRepository } from "../../server/store/order-lifecycle-repository.ts";
 import { accountPaths, annasAddress, placeOrder, signedUp, signIn } from "../support/accounts.ts";
 import { type TestShop, testShop } from "../support/app.ts";
-import { BrowserSession } from "../support/browser-session.ts";
+import { BrowserSession, lookAsBrowser } from "../support/browser-session.ts";
 import { testDatabases } from "../support/databases.ts";
 import { orderPageLink } from "../support/orders.ts";
 import { multipart, photos, startPhotoBook, uploadPhoto } from "../support/photos.ts";
-import { textOf } from "../support/shopper.ts";
 
 const book = { product: "exclusive-photobook", orientation: "portrait", size: "21x30" };
 const paths = {
@@ -18,13 +16,7 @@ const paths = {
   overview: "/winkelwagen/overzicht",
 };
 
-/** A page as a browser asks for it (gzip, so a kept answer may be sent) and reads it. */
-async function look(browser: BrowserSession, url: string) {
-  const res = await browser.get(url, { "accept-encoding": "gzip" });
-  const html =
-    res.headers["content-encoding"] === "gzip" ? gunzipSync(res.rawPayload).toString("utf8") : res.body;
-  return { status: res.statusCode, bytes: res.rawPayload, html, text: textOf(html) };
-}
+const look = lookAsBrowser;
 
 /** A page looked at until it comes as kept: the same bytes twice (the first answer may set a cookie). */
 async function lookTillKept(browser: BrowserSession, url: string) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
 import { signIn } from "../support/accounts.ts";
-import { BrowserSession } from "../support/browser-session.ts";
+import { BrowserSession, lookAsBrowser } from "../support/browser-session.ts";
 import { testDatabases } from "../support/databases.ts";
 import { storedUploads, uploadPhoto } from "../support/photos.ts";
 import { shopper, textOf } from "../support/shopper.ts";
@@ -22,7 +22,16 @@ describe.each(testDatabases())("a subscriber's photo storage on $name", (target)
     const email = "storage@example.test";
     const { id } = await sub.subscribe("nl", email);
     const { browser } = await signIn(sub.shop.app, email, password);
+    // Looked at twice: the second answer is the page kept for these cookies (the first may set one).
+    await lookAsBrowser(browser, "/account/abonnement");
+    const kept = await lookAsBrowser(browser, "/account/abonnement");
+    expect(kept.text).toContain("Opslag 0 kB van 1 TB gebruikt");
     expect((await uploadPhoto(browser, "eerste.jpg")).statusCode).toBe(200);
+    // The account's page counts the photo against Premium's room: not the page kept from before.
+    const [stored] = await sub.shop.database.db.selectFrom("uploads").select("bytes").execute();
+    expect((await lookAsBrowser(browser, "/account/abonnement")).text).toContain(
+      `Opslag ${Math.ceil(Number(stored?.bytes) / 1024)} kB van 1 TB gebruikt`,
+    );
 
     // Three failed charges: suspended.
     await renew("2026-12-28");

@@ -1,9 +1,8 @@
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
 import { withdrawSubscription } from "../../server/payments/subscription-withdrawal.ts";
 import { signIn } from "../support/accounts.ts";
-import type { BrowserSession } from "../support/browser-session.ts";
+import { type BrowserSession, lookAsBrowser } from "../support/browser-session.ts";
 import { testDatabases } from "../support/databases.ts";
 import { textOf } from "../support/shopper.ts";
 import { password, silent, subscriptionShop } from "../support/subscription-shop.ts";
@@ -34,13 +33,8 @@ describe.each(testDatabases())("changing a subscription's plan on $name", (targe
     return { id, browser, database, lang };
   }
 
-  /** The page as a browser asks for it: with gzip, so that a kept answer may be sent (ready-answers.ts). */
-  const pageText = async (browser: BrowserSession, lang: "nl" | "de" = "nl") => {
-    const res = await browser.get(paths[lang].page, { "accept-encoding": "gzip" });
-    return textOf(
-      res.headers["content-encoding"] === "gzip" ? gunzipSync(res.rawPayload).toString("utf8") : res.body,
-    );
-  };
+  const pageText = async (browser: BrowserSession, lang: "nl" | "de" = "nl") =>
+    (await lookAsBrowser(browser, paths[lang].page)).text;
   const choose = (
     browser: BrowserSession,
     plan: string | undefined,

@@ -1,4 +1,6 @@
+import { gunzipSync } from "node:zlib";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { textOf } from "./shopper.ts";
 
 /**
  * A shopper's browser for app.inject: keeps the cookies the shop sets (cart, shopper,
@@ -95,4 +97,12 @@ export class BrowserSession {
     if (typeof location !== "string") throw new Error(`no redirect: ${res.statusCode}`);
     return this.get(location);
   }
+}
+
+/** A page as a browser asks for it (gzip, so a kept answer may be sent, ready-answers.ts), read. */
+export async function lookAsBrowser(browser: BrowserSession, url: string) {
+  const res = await browser.get(url, { "accept-encoding": "gzip" });
+  const html =
+    res.headers["content-encoding"] === "gzip" ? gunzipSync(res.rawPayload).toString("utf8") : res.body;
+  return { status: res.statusCode, bytes: res.rawPayload, html, text: textOf(html) };
 }
