@@ -8,6 +8,7 @@ import { type Company, customerServiceContact } from "./company.ts";
 import { transitDays } from "./delivery-times.ts";
 import { markdownText, type PlaceholderValues } from "./legal-pages.ts";
 import { formatPrice } from "./money.ts";
+import { photosKeptAfterEndDays } from "./subscriber-storage.ts";
 
 /**
  * What the legal pages' {placeholders} stand for: the facts the shop keeps elsewhere, so an
@@ -62,6 +63,7 @@ export function legalFacts(input: LegalFactsInput): (locale: Locale) => Placehol
       "company.vatId": company.vatId,
       "retention.cartDays": String(input.cartDays),
       "retention.stagedUploadDays": String(config.retention.stagedUploadDays),
+      "retention.subscriberPhotoDays": String(photosKeptAfterEndDays),
       "retention.emptyProjectDays": String(config.retention.emptyProjectDays),
       "retention.analyticsRawDays": String(config.retention.analyticsRawDays),
       "retention.mailBodyDays": String(config.retention.mailBodyDays),

@@ -10,6 +10,13 @@ export type SubscriberRoom = "fits" | "paused" | "planFull";
 
 export const bytesPerGb = 1024 ** 3;
 
+/**
+ * A subscriber's photos stay after the subscription ended for this many days (the
+ * subscription page promises it: time to download them), then the shop's rule for photos in
+ * no project applies. While it runs or is suspended they are never deleted by themselves.
+ */
+export const photosKeptAfterEndDays = 30;
+
 export function subscriberRoom(
   subscription: { status: SubscriptionStatus; storageGb: number } | undefined,
   storedBytes: number,

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Retention } from "../config.ts";
 import { contractLinkDays } from "../domain/contract-requests.ts";
+import { localMoment } from "../domain/delivery-times.ts";
 import { unpaidExpiryHours } from "../domain/order-lifecycle.ts";
 import { defaultSessionLifetimes, type SessionLifetimes } from "../domain/session-rules.ts";
+import { photosKeptAfterEndDays } from "../domain/subscriber-storage.ts";
 import { unpaidSubscriptionExpiryHours } from "../domain/subscription-lifecycle.ts";
 import { cartLifetimeSeconds } from "../http/cookies/cart-cookie.ts";
 import { removeMailFiles } from "../mail/mail-files.ts";
@@ -115,6 +117,8 @@ export async function runCleanUp(deps: CleanUpDeps, signal?: AbortSignal): Promi
             daysAgo(retention.stagedUploadDays),
             (id) => removePhotoFiles(photoStorage, id),
             signal,
+            // A subscription's photos stay while it lasts, and some days after (subscriber-storage.ts).
+            localMoment(daysAgo(photosKeptAfterEndDays)).date,
           ),
       ],
       ["analyticsEvents", () => retained.foldAnalyticsEvents(daysAgo(retention.analyticsRawDays), signal)],

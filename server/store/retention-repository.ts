@@ -31,6 +31,11 @@ export interface RetentionRepository {
     before: Date,
     removeFiles: (uploadId: string) => Promise<void>,
     signal?: AbortSignal,
+    /**
+     * A subscriber's photos are the subscription's storage: kept while it runs or is
+     * suspended, and after it ended on or after this day (subscriber-storage.ts).
+     */
+    subscribersEndedFrom?: string,
   ): Promise<number>;
   /**
    * Deletes photo projects without photos, unchanged since `before`, that no cart line and
@@ -125,7 +130,7 @@ export function retentionRepository(db: Kysely<Schema>): RetentionRepository {
       return folded;
     },
 
-    async deleteStagedUploads(before, removeFiles, signal) {
+    async deleteStagedUploads(before, removeFiles, signal, subscribersEndedFrom) {
       const cutoff = before.toISOString();
       let deleted = 0;
       while (!signal?.aborted) {
@@ -138,6 +143,30 @@ export function retentionRepository(db: Kysely<Schema>): RetentionRepository {
                 .select("id")
                 .where("project_id", "is", null)
                 .where("created_at", "<", cutoff)
+                .$if(subscribersEndedFrom !== undefined, (query) =>
+                  query.where(
+                    "owner_id",
+                    "not in",
+                    eb
+                      .selectFrom("accounts")
+                      .innerJoin("subscriptions", "subscriptions.account_id", "accounts.id")
+                      .select("accounts.owner_id")
+                      .where((inner) =>
+                        inner.or([
+                          inner("subscriptions.status", "in", [
+                            "active",
+                            "past_due",
+                            "suspended",
+                            "cancelling",
+                          ]),
+                          inner.and([
+                            inner("subscriptions.status", "in", ["cancelled", "withdrawn"]),
+                            inner("subscriptions.ends_on", ">=", subscribersEndedFrom as string),
+                          ]),
+                        ]),
+                      ),
+                  ),
+                )
                 .orderBy("created_at")
                 .limit(uploadBatch),
             )

@@ -73,14 +73,20 @@ function cleanUp(
 }
 
 /** An upload as the intake stores it: the row and both files. */
-async function stagePhoto(database: Database, storage: PhotoStorage, at: Date, projectId?: string) {
+async function stagePhoto(
+  database: Database,
+  storage: PhotoStorage,
+  at: Date,
+  projectId?: string,
+  ownerId = "owner-a",
+) {
   const id = randomId();
   await storage.put(storageKeys.original(id), Buffer.from("original"));
   await storage.put(storageKeys.thumbnail(id), Buffer.from("thumbnail"));
   await uploadRepository(database.db).add(
     {
       id,
-      ownerId: "owner-a",
+      ownerId,
       originalName: "strand.jpg",
       format: "jpeg",
       width: 1200,
@@ -250,6 +256,63 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
     expect(await storage.read(storageKeys.thumbnail(old))).toBeUndefined();
     expect(await storage.read(storageKeys.original(young))).toEqual(Buffer.from("original"));
     expect(await storage.read(storageKeys.thumbnail(young))).toEqual(Buffer.from("thumbnail"));
+  });
+
+  it("keeps a subscriber's photos while the subscription lasts and 30 days after it ended, then treats them as anyone's", async () => {
+    const database = await open();
+    const storage = diskStorage();
+    /** An account whose photos carry `owner`, with a subscription in `status` that ended on `endsOn`. */
+    const subscriber = async (owner: string, status: string, endsOn: string | null) => {
+      await database.db
+        .insertInto("accounts")
+        .values({
+          id: `account-${owner}`,
+          email: `${owner}@example.test`,
+          email_key: `${owner}@example.test`,
+          name: owner,
+          password_hash: "x",
+          locale: "nl",
+          email_confirmed_at: now.toISOString(),
+          owner_id: owner,
+          cart_id: null,
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        })
+        .execute();
+      await database.db
+        .insertInto("subscriptions")
+        .values({
+          id: `subscription-${owner}`,
+          owner_id: null,
+          account_id: `account-${owner}`,
+          plan_id: "plus",
+          monthly_cents: 599,
+          offer_cents: null,
+          offer_months: null,
+          locale: "nl",
+          status,
+          paid_until: null,
+          ends_on: endsOn,
+          created_at: now.toISOString(),
+        })
+        .execute();
+    };
+    await subscriber("running", "active", null);
+    await subscriber("paused", "suspended", null);
+    // Now is 25 November: 30 days back is 26 October.
+    await subscriber("ended-lately", "cancelled", "2026-10-26");
+    await subscriber("ended-long-ago", "cancelled", "2026-10-25");
+    await subscriber("never-paid", "expired", null);
+    const long = new Date(now.getTime() - 365 * dayMs);
+    const photo = (owner: string) => stagePhoto(database, storage, long, undefined, owner);
+    const kept = [await photo("running"), await photo("paused"), await photo("ended-lately")].sort();
+    await photo("ended-long-ago");
+    await photo("never-paid");
+    await photo("a-guest");
+
+    const result = await cleanUp(database, storage);
+    expect(result.counts.stagedUploads).toBe(3);
+    expect(await uploadIds(database)).toEqual(kept);
   });
 
   it("deletes an old staged photo whose files are already gone, without an error", async () => {
