@@ -26,6 +26,27 @@ export function takeRemovedNotice(request: FastifyRequest, reply: FastifyReply, 
 }
 
 export const thumbnailPath = (uploadId: string) => `/uploads/${uploadId}/thumbnail.jpg`;
+/** The photo as stored (full resolution, without its location): the shopper's own to download. */
+export const originalPath = (uploadId: string) => `/uploads/${uploadId}/original`;
+
+const originalTypes: Record<string, string> = {
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  heic: "image/heic",
+  avif: "image/avif",
+};
+
+/** A file name a Content-Disposition header can carry: the upload's, in ASCII, and its UTF-8 form beside it. */
+function attachmentName(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  // RFC 8187: encodeURIComponent leaves ' ( ) * as they are, which that grammar does not.
+  const utf8 = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
+}
 
 /** An upload as lists and previews show it: its thumbnail's address and size. */
 export function uploadView(upload: Upload) {
@@ -35,6 +56,7 @@ export function uploadView(upload: Upload) {
     name: upload.originalName,
     createdAt: upload.createdAt,
     thumbnail: thumbnailPath(upload.id),
+    original: originalPath(upload.id),
     width: Math.max(1, Math.round(upload.width * scale)),
     height: Math.max(1, Math.round(upload.height * scale)),
     projectId: upload.projectId,
@@ -152,6 +174,23 @@ export function uploadRoutes(
       // Private: a shopper's photos never sit in a shared cache. The id never changes its picture.
       reply.header("cache-control", "private, max-age=604800, immutable");
       return reply.type("image/jpeg").send(data);
+    },
+  );
+
+  // The photo itself, for the browser that uploaded it (or the account it belongs to), as a download.
+  app.get<{ Params: { upload: string } }>(
+    "/uploads/:upload/original",
+    { config: { csrf: false } },
+    async (request, reply) => {
+      const owner = readShopperId(request);
+      const id = request.params.upload;
+      const upload = owner && isRandomId(id) ? await uploads.get(owner, id) : undefined;
+      const data = upload ? await photoStorage.read(storageKeys.original(upload.id)) : undefined;
+      if (!upload || !data) return reply.callNotFound();
+      reply.header("cache-control", "private, no-store");
+      reply.header("content-disposition", attachmentName(upload.originalName));
+      reply.header("x-content-type-options", "nosniff");
+      return reply.type(originalTypes[upload.format] ?? "application/octet-stream").send(data);
     },
   );
 

@@ -64,6 +64,30 @@ describe.each(testDatabases())("a subscriber's photo storage on $name", (target)
     expect((await uploadPhoto(browser, "derde.jpg")).statusCode).toBe(200);
   });
 
+  it("gives a photo back in full resolution as a download, to its owner on any device only", async () => {
+    await sub.open();
+    await sub.subscribe("nl", "download@example.test");
+    const { browser } = await signIn(sub.shop.app, "download@example.test", password);
+    expect((await uploadPhoto(browser, "zomer 'strand' (1).jpg")).statusCode).toBe(200);
+    const photosPage = await browser.get("/account/fotos");
+    const link = /href="(\/uploads\/[\w-]{22}\/original)" download/.exec(photosPage.body)?.[1];
+    expect(link, "a download link on the account's photos").toBeDefined();
+
+    // Signed in on another device: the same account's photo.
+    const { browser: laptop } = await signIn(sub.shop.app, "download@example.test", password);
+    const download = await laptop.get(String(link));
+    expect(download.statusCode).toBe(200);
+    expect(download.headers["content-type"]).toBe("image/jpeg");
+    expect(download.headers["cache-control"]).toBe("private, no-store");
+    expect(download.headers["content-disposition"]).toBe(
+      "attachment; filename=\"zomer 'strand' (1).jpg\"; filename*=UTF-8''zomer%20%27strand%27%20%281%29.jpg",
+    );
+    const [row] = await sub.shop.database.db.selectFrom("uploads").select(["bytes"]).execute();
+    expect(download.rawPayload.length).toBe(Number(row?.bytes));
+    // Someone else's browser gets nothing, as for an address that does not exist.
+    expect((await new BrowserSession(sub.shop.app).get(String(link))).statusCode).toBe(404);
+  });
+
   it("leaves a guest's and a non-subscriber's uploads to the shop's own limits", async () => {
     await sub.open();
     expect((await uploadPhoto(new BrowserSession(sub.shop.app), "gast.jpg")).statusCode).toBe(200);
