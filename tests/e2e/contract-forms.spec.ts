@@ -2,9 +2,7 @@ import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 import { mailTo, shopLink } from "./mailbox.ts";
 import { dayAfter, shown, staffRefused } from "./staff-commands.ts";
-
-const uniqueEmail = (who: string) =>
-  `${who}-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.de`;
+import { subscribeAndPay, uniqueEmail } from "./subscribing.ts";
 
 test.describe("Cancelling the photo subscription without signing in", () => {
   test("in German, from the footer: Jetzt kündigen, the confirmation page, the mail's link @no-js-only @once", async ({
@@ -13,18 +11,8 @@ test.describe("Cancelling the photo subscription without signing in", () => {
   }, testInfo) => {
     // A sign-up, a payment, three posts and two mails read: more than a plain page's 30 s on a busy machine.
     test.slow();
-    const email = uniqueEmail("jonas");
-    await page.goto("/abo?tarif=plus");
-    await page.getByLabel("Name", { exact: true }).fill("Jonas Becker");
-    await page.getByLabel("E-Mail-Adresse").fill(email);
-    await page.getByLabel("Passwort wählen").fill("Sommer am Meer 2026!");
-    await page.getByLabel("Passwort wiederholen").fill("Sommer am Meer 2026!");
-    await page.getByRole("button", { name: "Abo abschließen" }).click();
-    await page.goto(shopLink(await mailTo(email, "subscription-confirm"), /^\/abo\/bestaetigen\//));
-    await page.getByRole("button", { name: "Bestätigen und bezahlen" }).click();
-    await page.getByLabel("Bezahlt", { exact: true }).check();
-    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
-    await expect(page, situation).toHaveURL(/\/abo\/status\//);
+    const email = uniqueEmail("jonas", "example.de");
+    await subscribeAndPay(page, { lang: "de", plan: "plus", name: "Jonas Becker", email });
 
     // Signed in by the sign-up, but the form asks nothing of that: a fresh browser would see the same.
     await page.goto("/de");
@@ -64,19 +52,8 @@ test.describe("Withdrawing from the photo subscription without signing in", () =
   }, testInfo) => {
     test.slow();
     const shop = baseURL ?? "";
-    const email = uniqueEmail("mia");
-    await page.goto("/abo?tarif=plus");
-    await page.getByLabel("Name", { exact: true }).fill("Mia Wagner");
-    await page.getByLabel("E-Mail-Adresse").fill(email);
-    await page.getByLabel("Passwort wählen").fill("Sommer am Meer 2026!");
-    await page.getByLabel("Passwort wiederholen").fill("Sommer am Meer 2026!");
-    await page.getByRole("button", { name: "Abo abschließen" }).click();
-    await page.goto(shopLink(await mailTo(email, "subscription-confirm"), /^\/abo\/bestaetigen\//));
-    await page.getByRole("button", { name: "Bestätigen und bezahlen" }).click();
-    await page.getByLabel("Bezahlt", { exact: true }).check();
-    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
-    await expect(page, situation).toHaveURL(/\/abo\/status\/[\w-]{22}$/);
-    const id = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    const email = uniqueEmail("mia", "example.de");
+    const id = await subscribeAndPay(page, { lang: "de", plan: "plus", name: "Mia Wagner", email });
 
     // A letter that arrived after the 14 days: customer service's command refuses it, and nothing changes.
     const late = staffRefused(shop, "withdraw", id, "--as-of", dayAfter(shown(shop, id).paidUntil));

@@ -1,26 +1,14 @@
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
-import { mailTo, shopLink } from "./mailbox.ts";
 import { markPage, stayedOnPage } from "./page-loads.ts";
+import { subscribeAndPay, uniqueEmail } from "./subscribing.ts";
 
 const printsPage = "/assortiment/fotoafdrukken/klassieke-fotoafdrukken?orientatie=liggend&formaat=15x10";
 
-const uniqueEmail = (who: string) =>
-  `${who}-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.nl`;
-
 /** Signs up for Premium (50 free 10 × 15 prints a month), confirms from the mail and pays. */
 async function premiumSubscriber(page: Page, email: string) {
-  await page.goto("/abonnement?abonnement=premium");
-  await page.getByLabel("Naam", { exact: true }).fill("Anna de Vries");
-  await page.getByLabel("E-mailadres").fill(email);
-  await page.getByLabel("Kies een wachtwoord").fill("Zomer aan zee 2026!");
-  await page.getByLabel("Herhaal je wachtwoord").fill("Zomer aan zee 2026!");
-  await page.getByRole("button", { name: "Abonnement afsluiten" }).click();
-  await page.goto(shopLink(await mailTo(email, "subscription-confirm"), /^\/abonnement\/bevestigen\//));
-  await page.getByRole("button", { name: "Bevestigen en betalen" }).click();
-  await page.getByLabel("Betaald", { exact: true }).check();
-  await page.getByRole("button", { name: "Uitkomst bevestigen" }).click();
+  await subscribeAndPay(page, { lang: "nl", plan: "premium", name: "Anna de Vries", email });
   await expect(page.locator('[data-island="payment-status"]')).toContainText("Actief");
 }
 

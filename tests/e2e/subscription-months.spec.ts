@@ -2,9 +2,7 @@ import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 import { mailTo, shopLink } from "./mailbox.ts";
 import { dayAfter, shown, staff } from "./staff-commands.ts";
-
-const uniqueEmail = (who: string) =>
-  `${who}-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.de`;
+import { subscribeAndPay, uniqueEmail } from "./subscribing.ts";
 
 test.describe("The photo subscription month after month", () => {
   test("in German without JavaScript: renewed, a failed month paid by hand, cancelled, then nothing charged @no-js-only @once", async ({
@@ -15,22 +13,11 @@ test.describe("The photo subscription month after month", () => {
     // A dozen staff commands (each a Node start) and four payments: more than a page's 30 s.
     test.setTimeout(90_000);
     const shop = baseURL ?? "";
-    const email = uniqueEmail("jonas");
+    const email = uniqueEmail("jonas", "example.de");
 
     // 1. Sign up, confirm the address from the mail, pay the first month.
-    await page.goto("/abo?tarif=premium");
-    await page.getByLabel("Name", { exact: true }).fill("Jonas Becker");
-    await page.getByLabel("E-Mail-Adresse").fill(email);
-    await page.getByLabel("Passwort wählen").fill("Sommer am Meer 2026!");
-    await page.getByLabel("Passwort wiederholen").fill("Sommer am Meer 2026!");
-    await page.getByRole("button", { name: "Abo abschließen" }).click();
-    await page.goto(shopLink(await mailTo(email, "subscription-confirm"), /^\/abo\/bestaetigen\//));
-    await page.getByRole("button", { name: "Bestätigen und bezahlen" }).click();
-    await page.getByLabel("Bezahlt", { exact: true }).check();
-    await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
-    await expect(page, situation).toHaveURL(/\/abo\/status\/[\w-]{22}$/);
+    const id = await subscribeAndPay(page, { lang: "de", plan: "premium", name: "Jonas Becker", email });
     await expect(page.locator('[data-island="payment-status"]')).toContainText("Aktiv");
-    const id = new URL(page.url()).pathname.split("/").at(-1) ?? "";
     const first = shown(shop, id);
     expect(first.paidUntil).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(first.charges).toEqual([]);
