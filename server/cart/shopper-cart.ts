@@ -5,6 +5,7 @@ import { countryOfLocale, type DeliveryAddress } from "../domain/delivery-addres
 import { type SubscriberAllowance, subscriberBenefits } from "../domain/subscriber-benefits.ts";
 import { readCartId } from "../http/cookies/cart-cookie.ts";
 import { overClientLimit } from "../http/limits/client-limits.ts";
+import { countFromLines } from "../http/rendering/header-cart-count.ts";
 import type { Services } from "../http/services.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { choiceText } from "../i18n/product-texts.ts";
@@ -50,6 +51,8 @@ export async function loadShopperCart(services: Services, request: FastifyReques
   const [stored, address] = cartId
     ? await Promise.all([services.carts.lines(cartId), services.carts.address(cartId)])
     : [[], undefined];
+  // The header counts the same lines: the page need not ask the database for the sum.
+  countFromLines(request, cartId, stored);
   const projectIds = stored.flatMap((l) => (l.projectId ? [l.projectId] : []));
   const projects = projectIds.length > 0 ? await services.projects.summaries(projectIds) : undefined;
   // A subscription's prints and discount only matter to a cart with something in it.

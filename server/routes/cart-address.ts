@@ -5,7 +5,7 @@ import { addressLines } from "../domain/delivery-address.ts";
 import { addressForm, addressValues, toDeliveryAddress } from "../forms/address-form.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
 import { accountShown, cartShown, type PageShows, pageShows } from "../http/caching/page-shows.ts";
-import { readCartId, writeCartId } from "../http/cookies/cart-cookie.ts";
+import { writeCartId } from "../http/cookies/cart-cookie.ts";
 import { overClientLimit, retryText } from "../http/limits/client-limits.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import type { Services } from "../http/services.ts";
@@ -86,7 +86,7 @@ export function cartAddressRoutes(app: FastifyInstance, services: Services, rout
     // Both read before what the page shows of them, so a change in between fails the check:
     // the cart's revision, and the session with its account's (addresses added elsewhere,
     // signing out everywhere).
-    const shownCart = await cartShown(carts, readCartId(request));
+    const shownCart = await cartShown(carts, request);
     const session = shownCart && (await request.signedIn());
     const cart = await loadShopperCart(services, request);
     const elsewhere = redirectFor("cartAddress", checkoutState(cart));

@@ -123,7 +123,7 @@ export function cartOverviewRoutes(app: FastifyInstance, services: Services, rou
   route("cartOverview", "GET", async (request, reply) => {
     // The cart at its revision, and the part of the day (its delivery dates). Its order key
     // too stays while they do: the same cart is the same order.
-    const shownCart = await cartShown(services.carts, readCartId(request));
+    const shownCart = await cartShown(services.carts, request);
     const period = clockShown("period", () => services.deliveryTimes.period(services.now()));
     // Signed in, the totals may hold what the account's subscription takes off.
     const session = await request.signedIn();

@@ -137,9 +137,8 @@ export function cartRoutes(
     // the database raises with every change the page shows (migration 0007). A cart that is
     // gone, cleaned up or never there, stays gone (ids are never used again): the same empty
     // cart as everyone's.
-    const cartId = readCartId(request);
     const plain = request.method === "GET" && status === 200 && Object.keys(state).length === 0;
-    const cart = plain ? await cartShown(carts, cartId) : undefined;
+    const cart = plain ? await cartShown(carts, request) : undefined;
     // Signed in, the totals may hold what the account's subscription takes off.
     const session = cart && (await request.signedIn());
     return reply.page(

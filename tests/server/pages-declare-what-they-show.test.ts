@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cartShown, pageShows, type Source } from "../../server/http/caching/page-shows.ts";
-import { readCartId } from "../../server/http/cookies/cart-cookie.ts";
 import { cartRepository } from "../../server/store/cart-repository.ts";
 import { openDatabase } from "../../server/store/database.ts";
 import { migrateToLatest } from "../../server/store/migrate.ts";
@@ -46,7 +45,7 @@ beforeAll(async () => {
       });
       // A page that declares its cart but also shows something no revision covers.
       app.get("/test/undeclared", async (request, reply) => {
-        const cart = await cartShown(carts, readCartId(request));
+        const cart = await cartShown(carts, request);
         const messages = await recording.database.db.selectFrom("contact_messages").select("id").execute();
         return reply.page(
           "pages/error",

@@ -37,22 +37,37 @@ function tablesReadBy(node: RootOperationNode, into: Set<string>): void {
  * each query as it is built, when it runs) and through the reads of every page view, which
  * run queries compiled once. `reads` is what was read since it was last cleared.
  */
-export function recordingTableReads(database: Database): { database: Database; reads: Set<string> } {
+export function recordingTableReads(database: Database): {
+  database: Database;
+  reads: Set<string>;
+  /** How many queries read each table since it was last cleared. */
+  queriesOf: Map<string, number>;
+} {
   const reads = new Set<string>();
+  const queriesOf = new Map<string, number>();
+  const record = (node: RootOperationNode) => {
+    const tables = new Set<string>();
+    tablesReadBy(node, tables);
+    for (const table of tables) {
+      reads.add(table);
+      queriesOf.set(table, (queriesOf.get(table) ?? 0) + 1);
+    }
+  };
   const plugin: KyselyPlugin = {
     transformQuery(args) {
-      tablesReadBy(args.node, reads);
+      record(args.node);
       return args.node;
     },
     transformResult: async (args) => args.result,
   };
   return {
     reads,
+    queriesOf,
     database: {
       ...database,
       db: database.db.withPlugin(plugin),
       readCommitted: (query) => {
-        tablesReadBy(query.query, reads);
+        record(query.query);
         return database.readCommitted(query);
       },
     },

@@ -4,6 +4,7 @@ import type { CartRepository } from "../../store/cart-repository.ts";
 import type { PhotoProjectRepository } from "../../store/photo-project-repository.ts";
 import type { Session } from "../../store/session-repository.ts";
 import { readCartId } from "../cookies/cart-cookie.ts";
+import { headerCartCount } from "../rendering/header-cart-count.ts";
 import { allHold, type StillHolds } from "./ready-answers.ts";
 
 /**
@@ -35,6 +36,11 @@ export interface Shown {
   /** What it is at the version read: part of the name the page is kept under. */
   name: string;
   holds: StillHolds;
+  /**
+   * The browser's own cart at a revision: the header's count is a sum of its lines, so the
+   * revision names it too (pages.ts then counts the lines the page reads, asking nothing more).
+   */
+  coversHeaderCount?: true;
 }
 
 export interface PageShows {
@@ -43,6 +49,8 @@ export interface PageShows {
   sources: readonly Source[];
   /** Every part still holds. */
   holds: StillHolds;
+  /** One part is the browser's own cart, which names the header's count as well. */
+  coversHeaderCount: boolean;
 }
 
 export function pageShows(...parts: Shown[]): PageShows {
@@ -50,14 +58,16 @@ export function pageShows(...parts: Shown[]): PageShows {
     key: parts.map((part) => part.name).join(" "),
     sources: [...new Set(parts.map((part) => part.source))],
     holds: allHold(...parts.map((part) => part.holds)),
+    coversHeaderCount: parts.some((part) => part.coversHeaderCount),
   };
 }
 
-/** A cart at its revision now; undefined without a cart, or for one that is gone: nothing to keep. */
-export async function cartShown(
-  carts: CartRepository,
-  cartId: string | undefined,
-): Promise<Shown | undefined> {
+/**
+ * The browser's cart at its revision now; undefined without a cart, or for one that is gone:
+ * nothing to keep.
+ */
+export async function cartShown(carts: CartRepository, request: FastifyRequest): Promise<Shown | undefined> {
+  const cartId = readCartId(request);
   if (!cartId) return undefined;
   const revision = await carts.revision(cartId);
   if (revision === undefined) return undefined;
@@ -65,6 +75,7 @@ export async function cartShown(
     source: "cart",
     name: `cart ${cartId}@${revision}`,
     holds: { stored: async () => (await carts.revision(cartId)) === revision },
+    coversHeaderCount: true,
   };
 }
 
@@ -76,7 +87,7 @@ export async function cartShown(
 export async function headerCountShown(carts: CartRepository, request: FastifyRequest): Promise<Shown> {
   const cartId = readCartId(request);
   const countOf = async () => (cartId ? await carts.itemCount(cartId) : 0);
-  const count = await countOf();
+  const count = await headerCartCount(carts, request);
   return {
     source: "cart",
     name: `count ${count}`,

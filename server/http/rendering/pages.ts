@@ -7,11 +7,11 @@ import { answerWithKeptPage } from "../caching/kept-page-answer.ts";
 import { type CachedPage, createPageCache, keptPage } from "../caching/page-cache.ts";
 import type { PageShows, Source } from "../caching/page-shows.ts";
 import { releaseId } from "../caching/release-id.ts";
-import { readCartId } from "../cookies/cart-cookie.ts";
 import type { LiveRoutes } from "../localized-routes.ts";
 import { holdsCredentials, sendsFetchMetadata } from "../security/form-protection.ts";
 import { claimsSession } from "../security/signed-in.ts";
 import type { Services } from "../services.ts";
+import { headerCartCount } from "./header-cart-count.ts";
 import { originOf } from "./origin.ts";
 import { pageContexts } from "./page-context.ts";
 import { registerRequestLocale } from "./request-locale.ts";
@@ -96,10 +96,9 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
   registerRequestLocale(app, services);
   const release = services.config.development ? "" : releaseId(projectRoot);
 
-  async function cartCount(request: FastifyRequest, cartId: string | undefined): Promise<number> {
-    if (!cartId) return 0;
+  async function cartCount(request: FastifyRequest): Promise<number> {
     try {
-      return await carts.itemCount(cartId);
+      return await headerCartCount(carts, request);
     } catch (err) {
       // The badge is a nicety: a page still renders when the database hiccups.
       request.log.warn({ err }, "cart count unavailable");
@@ -131,12 +130,13 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       };
       const origin = originOf(request, services);
       const cacheable = request.method === "GET" && !services.config.development;
-      // Unsigning is an HMAC: once per page, not once per use.
-      const cartId = readCartId(request);
-      const count = await cartCount(request, cartId);
+      // A page that shows the browser's own cart at a revision is named by that revision,
+      // which covers the header's count: it is counted from the lines the page reads.
+      const countCovered = options.shows?.coversHeaderCount === true && !options.cacheable;
+      let count = countCovered ? undefined : await cartCount(request);
       // A personal page names what it shows of the shopper (their cart at a revision, their
-      // order, their photos); the header's count is part of every name, so a change to the
-      // cart in another tab is never missed.
+      // order, their photos); the header's count, or the cart's revision that covers it, is
+      // part of every name, so a change to the cart in another tab is never missed.
       const signedIn = claimsSession(request);
       // Forms carry the hour's shared token, the same for everyone, unless this browser
       // holds our cookies and tells nothing of where its posts come from: then a token of
@@ -156,7 +156,7 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
       }
       const personalKey =
         keepable && personal !== undefined
-          ? `${origin} ${locale} ${view} ${personal} ${count} ${signedIn} ${sharedToken} ${request.url}`
+          ? `${origin} ${locale} ${view} ${personal} ${count ?? "cart's count"} ${signedIn} ${sharedToken} ${request.url}`
           : undefined;
       // A shared page differs between shoppers only in the header's cart count, so shoppers
       // with as many items share one copy. The origin is in its links: a request naming
@@ -189,14 +189,18 @@ export function registerPages(app: FastifyInstance, services: Services, live: Li
         const variant = options.cacheVariant ?? "";
         this.keepReady({
           meanwhile: () => cache.get(cacheKey) === page && (variantNow?.() ?? "") === variant,
-          // The same cookies, so the same cart: its cookie is not unsigned again.
-          stored: async (again) => (await cartCount(again, cartId)) === count,
+          // The same cookies, so the same cart (its unsigned cookie is remembered: cart-cookie.ts).
+          stored: async (again) => (await cartCount(again)) === count,
         });
       };
       const cached = cacheKey ? cache.get(cacheKey) : undefined;
       if (cached) {
         offerToShopper(cached);
         return answerWithKeptPage(this, cached, send);
+      }
+      if (count === undefined) {
+        resolved ??= typeof data === "function" ? await data() : data;
+        count = await cartCount(request);
       }
       const context = pageContext({
         request,
