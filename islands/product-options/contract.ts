@@ -70,6 +70,9 @@ export const contract = defineHook({
         queryNames: queryNames.describe("The option's query parameter names"),
         productPath: z.string().describe("The options form's action: the product's address"),
         unitCents: z.number().describe("The option's unit price"),
+        offerId: z
+          .string()
+          .describe("The price block's id: the page's first paint waits for it (firstPaintNeeds)"),
         standardDays: z.string().describe("The standard production time, in words"),
         rushDays: z.string().optional().describe("The rush production time, where there is one"),
         addToCart: z

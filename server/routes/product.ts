@@ -62,6 +62,9 @@ export interface ProductPageRenderer {
 }
 
 const relatedCount = 8;
+
+/** The price block's id on the product page (partials/product-options). */
+const productOfferId = "product-offer";
 /**
  * A view from the side for the image gallery, 80 degrees from the front. An odd frame,
  * so small screens reuse the viewer's own frame (they load every second one) instead of
@@ -364,6 +367,10 @@ export function productRoutes(
           priceCurrency: "EUR",
         },
         structuredData,
+        // On a phone the CSS shows the price above the image, which comes first in the source:
+        // a first paint of half the page would put the image there and then push it down.
+        firstPaintNeeds: productOfferId,
+        offerId: productOfferId,
         // Photo books: the editor starts from the chosen format, and an example spread shows what a page holds.
         editorStart: isPhotoBook(product)
           ? {

@@ -36,6 +36,12 @@ declare module "fastify" {
 export interface PageData {
   title: string;
   description?: string;
+  /**
+   * The id of an element the browser's first paint waits for (`<link rel="expect"
+   * blocking="render">`): on a page whose CSS shows later markup before earlier markup, a
+   * paint of the part parsed so far would move what it showed once the rest arrives.
+   */
+  firstPaintNeeds?: string;
   [key: string]: unknown;
 }
 
