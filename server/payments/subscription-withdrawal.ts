@@ -111,7 +111,12 @@ export async function withdrawSubscription(
       refundId ??= made.id;
       refundCents += refund.cents;
     } catch (err) {
-      deps.log.error({ err, subscription: id }, "withdrawal: the refund could not be made; nothing changed");
+      // An earlier refund of the same withdrawal may have gone through: asked again, its key
+      // makes the provider answer with that refund, not pay it a second time.
+      deps.log.error(
+        { err, subscription: id, payment: refund.paymentId, refundedBefore: refundCents },
+        "withdrawal: a refund could not be made; the subscription is unchanged, and refunds already made are not made again when the shopper asks again",
+      );
       if (err instanceof PaymentProviderError) return { kind: "unavailable" };
       throw err;
     }

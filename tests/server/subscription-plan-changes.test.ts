@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
+import { PaymentProviderUnavailable } from "../../server/payments/provider.ts";
 import { withdrawSubscription } from "../../server/payments/subscription-withdrawal.ts";
 import { signIn } from "../support/accounts.ts";
 import { type BrowserSession, lookAsBrowser } from "../support/browser-session.ts";
@@ -275,6 +276,41 @@ describe.each(testDatabases())("changing a subscription's plan on $name", (targe
     // Asked again, nothing more is paid back.
     await withdrawSubscription(deps, id, "2026-12-08");
     expect(await database.db.selectFrom("test_refunds").select("amount_cents").execute()).toHaveLength(2);
+  });
+
+  it("a withdrawal whose second refund fails stays undone, and asked again pays back only what is left", async () => {
+    const { id, browser, database } = await subscriber("halfway@example.test", "plus", "nl", "2026-12-03");
+    await choose(browser, "premium", "2026-12-03");
+    await decide((await changes(id))[0]?.test_page_url ?? null, "paid");
+    const { deps } = instance(database);
+    const refundPayment = deps.provider.refundPayment.bind(deps.provider);
+    let providerDown = true;
+    const flaky = {
+      ...deps,
+      provider: Object.assign(Object.create(deps.provider), {
+        refundPayment: (refund: Parameters<typeof refundPayment>[0]) =>
+          providerDown && refund.idempotencyKey.includes("upgrade")
+            ? Promise.reject(new PaymentProviderUnavailable("the provider is down"))
+            : refundPayment(refund),
+      }),
+    };
+    expect(await withdrawSubscription(flaky, id, "2026-12-08")).toEqual({ kind: "unavailable" });
+    // The first month's refund went through; the subscription is as it was, with no mail.
+    const amounts = async () =>
+      (await database.db.selectFrom("test_refunds").select("amount_cents").execute())
+        .map((r) => Number(r.amount_cents))
+        .sort();
+    expect(await amounts()).toEqual([189]);
+    expect((await rows("halfway@example.test"))[0]?.status).toBe("active");
+    expect((await mails("halfway@example.test")).map((m) => m.kind)).not.toContain("subscription-withdrawn");
+
+    providerDown = false;
+    expect(await withdrawSubscription(flaky, id, "2026-12-08")).toMatchObject({
+      kind: "withdrawn",
+      refundCents: 315,
+    });
+    expect(await amounts()).toEqual([126, 189]);
+    expect((await rows("halfway@example.test"))[0]?.status).toBe("withdrawn");
   });
 
   it("behind with paying, the plan does not change until the month is paid", async () => {
