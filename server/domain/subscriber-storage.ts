@@ -28,3 +28,12 @@ export function subscriberRoom(
     return "planFull";
   return "fits";
 }
+
+/** The most a subscriber's photos may take now: the plan's room while it runs; no cap otherwise. */
+export function planRoomBytes(
+  subscription: { status: SubscriptionStatus; storageGb: number } | undefined,
+): number | undefined {
+  return subscription && subscriptionRuns(subscription.status)
+    ? subscription.storageGb * bytesPerGb
+    : undefined;
+}

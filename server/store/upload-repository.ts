@@ -20,6 +20,14 @@ export type NewUpload = Omit<Upload, "id" | "createdAt" | "projectId"> & { id?: 
 
 export interface UploadRepository {
   add(upload: NewUpload, at?: Date): Promise<Upload>;
+  /**
+   * Adds the upload only if the owner's photos then take at most `maxOwnerBytes` (a
+   * subscriber's plan); undefined, and nothing stored, when they would take more. Two
+   * uploads of one owner at once cannot both take the last room: the insert's trigger
+   * holds the owner's shopper_revisions row (migration 0015) until the transaction ends,
+   * so the second one's count waits for the first and includes it.
+   */
+  addWithin(upload: NewUpload, maxOwnerBytes: number, at?: Date): Promise<Upload | undefined>;
   /** One of this shopper's uploads; undefined for anyone else's. */
   get(ownerId: string, id: string): Promise<Upload | undefined>;
   /** Newest first. */
@@ -61,6 +69,22 @@ function fromRow(row: Row): Upload {
   };
 }
 
+class OverOwnerRoom extends Error {}
+
+function rowOf(upload: NewUpload, at: Date): Row {
+  return {
+    id: upload.id ?? randomId(),
+    owner_id: upload.ownerId,
+    project_id: upload.projectId ?? null,
+    original_name: upload.originalName,
+    format: upload.format,
+    width: upload.width,
+    height: upload.height,
+    bytes: upload.bytes,
+    created_at: at.toISOString(),
+  };
+}
+
 export function uploadRepository(db: Kysely<Schema>): UploadRepository {
   const count = async (column: "owner_id" | "project_id", value: string) => {
     const row = await db
@@ -71,21 +95,35 @@ export function uploadRepository(db: Kysely<Schema>): UploadRepository {
     return Number(row?.n ?? 0);
   };
 
+  const ownerBytes = async (reader: Kysely<Schema>, ownerId: string) => {
+    const row = await reader
+      .selectFrom("uploads")
+      .select((eb) => eb.fn.sum<string | number | null>("bytes").as("total"))
+      .where("owner_id", "=", ownerId)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  };
+
   return {
     async add(upload, at = new Date()) {
-      const row: Row = {
-        id: upload.id ?? randomId(),
-        owner_id: upload.ownerId,
-        project_id: upload.projectId ?? null,
-        original_name: upload.originalName,
-        format: upload.format,
-        width: upload.width,
-        height: upload.height,
-        bytes: upload.bytes,
-        created_at: at.toISOString(),
-      };
+      const row = rowOf(upload, at);
       await db.insertInto("uploads").values(row).execute();
       return fromRow(row);
+    },
+
+    async addWithin(upload, maxOwnerBytes, at = new Date()) {
+      const row = rowOf(upload, at);
+      try {
+        return await db.transaction().execute(async (trx) => {
+          await trx.insertInto("uploads").values(row).execute();
+          // Thrown to roll the insert back.
+          if ((await ownerBytes(trx, upload.ownerId)) > maxOwnerBytes) throw new OverOwnerRoom();
+          return fromRow(row);
+        });
+      } catch (err) {
+        if (err instanceof OverOwnerRoom) return undefined;
+        throw err;
+      }
     },
 
     async get(ownerId, id) {
@@ -123,14 +161,7 @@ export function uploadRepository(db: Kysely<Schema>): UploadRepository {
     countByOwner: (ownerId) => count("owner_id", ownerId),
     countInProject: (projectId) => count("project_id", projectId),
 
-    async bytesByOwner(ownerId) {
-      const row = await db
-        .selectFrom("uploads")
-        .select((eb) => eb.fn.sum<string | number | null>("bytes").as("total"))
-        .where("owner_id", "=", ownerId)
-        .executeTakeFirst();
-      return Number(row?.total ?? 0);
-    },
+    bytesByOwner: (ownerId) => ownerBytes(db, ownerId),
 
     async totalBytes() {
       const row = await db

@@ -1,6 +1,6 @@
 import { photoExtent } from "../domain/photo-extent.ts";
 import type { PhotoFormat } from "../domain/photo-type.ts";
-import { subscriberRoom } from "../domain/subscriber-storage.ts";
+import { planRoomBytes, subscriberRoom } from "../domain/subscriber-storage.ts";
 import type { SubscriptionStatus } from "../domain/subscription-lifecycle.ts";
 import { randomId } from "../store/random-id.ts";
 import type { Upload, UploadRepository } from "../store/upload-repository.ts";
@@ -100,7 +100,7 @@ export function photoIntake(
         try {
           await storage.put(storageKeys.original(id), original);
           await storage.put(storageKeys.thumbnail(id), thumbnail);
-          return await uploads.add({
+          const upload = {
             id,
             ownerId,
             originalName: name,
@@ -109,7 +109,15 @@ export function photoIntake(
             height: photo.height,
             bytes: original.length,
             ...(projectId ? { projectId } : {}),
-          });
+          };
+          // The check above refuses early; this one holds when the same subscriber's
+          // uploads (on two devices, or in one multi-file post) arrive at once.
+          const planRoom = planRoomBytes(subscription);
+          if (planRoom === undefined) return await uploads.add(upload);
+          const added = await uploads.addWithin(upload, planRoom);
+          if (added) return added;
+          await removePhotoFiles(storage, id);
+          return { name, reason: "planStorageFull" };
         } catch (err) {
           await removePhotoFiles(storage, id);
           throw err;

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { bytesPerGb } from "../../server/domain/subscriber-storage.ts";
+import { planById } from "../../server/domain/subscription-plans.ts";
 import { runRenewals } from "../../server/jobs/subscription-renewal.ts";
 import { signIn } from "../support/accounts.ts";
 import { BrowserSession, lookAsBrowser } from "../support/browser-session.ts";
 import { testDatabases } from "../support/databases.ts";
-import { storedUploads, uploadPhoto } from "../support/photos.ts";
+import { multipart, photos, storedUploads, uploadPhoto } from "../support/photos.ts";
 import { shopper, textOf } from "../support/shopper.ts";
 import { password, silent, subscriptionShop } from "../support/subscription-shop.ts";
 
@@ -86,6 +88,49 @@ describe.each(testDatabases())("a subscriber's photo storage on $name", (target)
     expect(download.rawPayload.length).toBe(Number(row?.bytes));
     // Someone else's browser gets nothing, as for an address that does not exist.
     expect((await new BrowserSession(sub.shop.app).get(String(link))).statusCode).toBe(404);
+  });
+
+  it("stores only one of two photos sent at once when the plan has room for one", async () => {
+    await sub.open();
+    const email = "twice@example.test";
+    await sub.subscribe("nl", email, "basis");
+    const { browser } = await signIn(sub.shop.app, email, password);
+    const data = await photos.jpeg();
+    const post = () =>
+      browser.post(
+        "/fotoboek-maken/fotos",
+        multipart([{ name: "photo", file: { filename: "tegelijk.jpg", data } }]),
+        { "x-requested-with": "XMLHttpRequest", "x-csrf-token": browser.token },
+      );
+    await browser.get("/fotoboek-maken?fotoboek=exclusief-fotoboek");
+    // One photo first, to learn what one takes once stored; then Basis's 50 GB filled up to
+    // one and a half photos' room by stand-in rows (a row's bytes is a 32-bit integer).
+    expect((await post()).statusCode).toBe(200);
+    const [first] = await sub.shop.database.db.selectFrom("uploads").select(["bytes", "owner_id"]).execute();
+    const photo = Number(first?.bytes);
+    const room = (planById("basis")?.storageGb ?? 0) * bytesPerGb;
+    const filler = room - photo - Math.floor(photo * 1.5);
+    const rows = Array.from({ length: Math.ceil(filler / bytesPerGb) }, (_, n) => ({
+      id: `stand-in-${String(n).padStart(13, "0")}`,
+      owner_id: String(first?.owner_id),
+      project_id: null,
+      original_name: "archief.jpg",
+      format: "jpeg",
+      width: 1,
+      height: 1,
+      bytes: Math.min(bytesPerGb, filler - n * bytesPerGb),
+      created_at: new Date().toISOString(),
+    }));
+    await sub.shop.database.db.insertInto("uploads").values(rows).execute();
+
+    const answers = await Promise.all([post(), post()]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 422]);
+    expect(textOf(answers.find((a) => a.statusCode === 422)?.body ?? "")).toContain(
+      "tegelijk.jpg: de opslag van je fotoabonnement is vol.",
+    );
+    const stored = await sub.shop.database.db.selectFrom("uploads").select("bytes").execute();
+    expect(stored).toHaveLength(rows.length + 2);
+    expect(stored.reduce((sum, row) => sum + Number(row.bytes), 0)).toBeLessThanOrEqual(room);
   });
 
   it("leaves a guest's and a non-subscriber's uploads to the shop's own limits", async () => {
