@@ -18,6 +18,8 @@ export interface CrowdShopper {
   /** What this shopper's browser sends: cart, form secret, and when signed in session and shopper. */
   cookie: string;
   signedIn: boolean;
+  /** Signed in with a running subscription (Premium): their cart and account pages ask more. */
+  subscriber: boolean;
 }
 
 const require = createRequire(import.meta.url);
@@ -30,6 +32,33 @@ const lines = [
   { item: { productId: "exclusive-photobook", orientation: "landscape", sizeId: "30x21" }, quantity: 1 },
   { item: { productId: "classic-prints", orientation: "portrait", sizeId: "10x15" }, quantity: 24 },
 ];
+
+/**
+ * A Premium subscription started today and paid for its first month, as the sign-up and
+ * its first payment leave it (its free prints and discount then show in the cart).
+ */
+function premiumFor(accountId: string, at: Date) {
+  const day = at.toISOString().slice(0, 10);
+  const month = new Date(at);
+  month.setUTCMonth(month.getUTCMonth() + 1);
+  return {
+    id: randomId(),
+    owner_id: null,
+    account_id: accountId,
+    plan_id: "premium",
+    monthly_cents: 999,
+    offer_cents: null,
+    offer_months: null,
+    locale: "nl",
+    status: "active",
+    paid_from: day,
+    paid_until: month.toISOString().slice(0, 10),
+    started_on: day,
+    customer_id: `cst_${accountId.slice(0, 10)}`,
+    mandate_id: `mdt_${accountId.slice(0, 10)}`,
+    created_at: at.toISOString(),
+  };
+}
 
 const streets = ["Dorpsstraat", "Kerkweg", "Molenlaan", "Stationsplein", "Havenkade"];
 
@@ -54,6 +83,8 @@ export async function buildCrowd(options: {
   cookieSecret: string;
   size: number;
   signedInShare: number;
+  /** Of the whole crowd, the share that is signed in with a running subscription (within the signed-in share). */
+  subscriberShare?: number;
   passwordHash: string;
   /** Shoppers written at once; each is a few short transactions. */
   parallel?: number;
@@ -71,6 +102,7 @@ export async function buildCrowd(options: {
 
   const one = async (n: number): Promise<CrowdShopper> => {
     const signedIn = n < Math.round(options.size * options.signedInShare);
+    const subscriber = signedIn && n < Math.round(options.size * (options.subscriberShare ?? 0));
     const email = `crowd-${run}-${n}@example.nl`;
     const cartId = await carts.create();
     for (const { item, quantity } of lines) await carts.add(cartId, item, quantity);
@@ -98,11 +130,12 @@ export async function buildCrowd(options: {
           })
           .execute();
         await accounts.setCart(trx, accountId, cartId);
+        if (subscriber) await trx.insertInto("subscriptions").values(premiumFor(accountId, at)).execute();
         const { token } = await sessions.start(trx, accountId, at);
         cookies.push(signed("session", token), signed("shopper", ownerId));
       });
     }
-    return { cookie: cookies.join("; "), signedIn };
+    return { cookie: cookies.join("; "), signedIn, subscriber };
   };
 
   try {

@@ -394,6 +394,8 @@ function table(rows: string[][]): string {
 
 /** The crowd's share of shoppers signed in to an account of their own. */
 const signedInShare = 0.4;
+/** Of the crowd, the share signed in with a running subscription (a quarter of the signed-in). */
+const subscriberShare = 0.1;
 
 /** A page the crowd asks for: by path, for every shopper or for the signed-in ones only. */
 interface CrowdPage {
@@ -483,11 +485,13 @@ async function crowdBench(run: {
     cookieSecret: shopEnv.COOKIE_SECRET ?? "",
     size: options.crowd,
     signedInShare,
+    subscriberShare,
     passwordHash: "bench-crowd: nobody signs in with a password",
   });
   const signedIn = crowd.filter((shopper) => shopper.signedIn);
+  const subscribers = crowd.filter((shopper) => shopper.subscriber).length;
   console.log(
-    `built a crowd of ${crowd.length} shoppers (${signedIn.length} signed in) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `built a crowd of ${crowd.length} shoppers (${signedIn.length} signed in, ${subscribers} of them subscribers) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   const random = seededRandom(35);
   const requestOf = (path: string, shopper: CrowdShopper | undefined) =>
