@@ -6,6 +6,7 @@ import { accountShown, clockShown, type Shown } from "../http/caching/page-shows
 import type { Services } from "../http/services.ts";
 import type { OrderSubscriber } from "../store/order-repository.ts";
 import type { Session } from "../store/session-repository.ts";
+import type { Subscription } from "../store/subscription-repository.ts";
 
 /**
  * The signed-in shopper's photo subscription as the cart sees it (ADR 0104): what it gives
@@ -22,7 +23,14 @@ export async function cartSubscriber(
   services: Pick<Services, "subscriptions" | "orders" | "now">,
   accountId: string,
 ): Promise<CartSubscriber | undefined> {
-  const subscription = await services.subscriptions.forAccount(accountId);
+  return subscriberOf(services, await services.subscriptions.forAccount(accountId));
+}
+
+/** The same, for the account's subscription already read (the account's subscription page). */
+export async function subscriberOf(
+  services: Pick<Services, "orders" | "now">,
+  subscription: Subscription | undefined,
+): Promise<CartSubscriber | undefined> {
   const plan = subscription && planById(subscription.planId);
   if (!subscription?.paidFrom || !plan) return undefined;
   const today = localMoment(services.now()).date;

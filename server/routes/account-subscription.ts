@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { keepSignedInPage } from "../accounts/keep-signed-in-page.ts";
-import { cartSubscriber } from "../cart/cart-subscriber.ts";
+import { subscriberOf } from "../cart/cart-subscriber.ts";
 import { localMoment } from "../domain/delivery-times.ts";
 import { formatPrice } from "../domain/money.ts";
 import { bytesPerGb } from "../domain/subscriber-storage.ts";
@@ -161,7 +161,7 @@ export function accountSubscriptionRoutes(
     const t = i18n.t[locale];
     const subscription = await subscriptions.forAccount(session.account.id);
     // What is left of this period's free prints, as the cart counts them.
-    const allowance = subscription && (await cartSubscriber(services, session.account.id))?.allowance;
+    const allowance = (await subscriberOf(services, subscription))?.allowance;
     const flash = takeFlash<string>(request, reply, "account-subscription");
     const planFlash = takeFlash<PlanFlash>(request, reply, "account-subscription-plan");
     const cancellable =
