@@ -24,9 +24,8 @@ export function subscriberRoom(
 ): SubscriberRoom {
   if (!subscription) return "fits";
   if (storageReadOnly(subscription.status)) return "paused";
-  if (subscriptionRuns(subscription.status) && storedBytes + bytes > subscription.storageGb * bytesPerGb)
-    return "planFull";
-  return "fits";
+  const room = planRoomBytes(subscription);
+  return room !== undefined && storedBytes + bytes > room ? "planFull" : "fits";
 }
 
 /** The most a subscriber's photos may take now: the plan's room while it runs; no cap otherwise. */

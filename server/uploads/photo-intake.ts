@@ -111,7 +111,7 @@ export function photoIntake(
             ...(projectId ? { projectId } : {}),
           };
           // The check above refuses early; this one holds when the same subscriber's
-          // uploads (on two devices, or in one multi-file post) arrive at once.
+          // uploads arrive at once (two devices, two tabs): a post's own files come one by one.
           const planRoom = planRoomBytes(subscription);
           if (planRoom === undefined) return await uploads.add(upload);
           const added = await uploads.addWithin(upload, planRoom);
