@@ -60,6 +60,8 @@ export interface PlanChangeOptions {
   pending: PlanChange | undefined;
   /** Why the plan cannot be changed now; undefined when it can. */
   blocked: "not-running" | "no-mandate" | "charging" | undefined;
+  /** How many periods after the first were paid (the charges' `paidPeriods`). */
+  paidPeriods: number;
 }
 
 export type PlanChangeResult =
@@ -371,10 +373,12 @@ export function subscriptionPlanChanges(deps: SubscriptionPlanChangesDeps): Subs
     async options(subscription) {
       const pending = await pendingOf(subscription.id);
       const today = localMoment(now()).date;
+      const paidPeriods = await charges.paidPeriods(subscription.id);
       return {
-        options: optionsOn(subscription, await currentNumber(subscription.id), today),
+        options: optionsOn(subscription, paidPeriods + 1, today),
         pending,
         blocked: blockedFor(subscription, pending, today),
+        paidPeriods,
       };
     },
 

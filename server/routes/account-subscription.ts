@@ -19,7 +19,7 @@ import type { Locale } from "../i18n/locales.ts";
 import { mailDate } from "../mail/order-confirmation.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { subscriptionCancelledMail } from "../mail/subscription-renewal-mails.ts";
-import type { PlanChangeResult } from "../payments/subscription-plan-changes.ts";
+import type { PlanChangeOptions, PlanChangeResult } from "../payments/subscription-plan-changes.ts";
 import type { Subscription } from "../store/subscription-repository.ts";
 import { storageSizeText } from "./subscription.ts";
 import { nextChargeText, priceText } from "./subscription-payment.ts";
@@ -51,8 +51,9 @@ export function accountSubscriptionRoutes(
   const { i18n, subscriptions, planChanges } = services;
 
   /** The plan-change part of the page: the choices with what each costs and when, or why not. */
-  async function planChangeView(
+  function planChangeView(
     subscription: Subscription,
+    { options, pending, blocked }: PlanChangeOptions,
     locale: Locale,
     problem: PlanProblem | undefined,
   ) {
@@ -60,9 +61,6 @@ export function accountSubscriptionRoutes(
     const money = (cents: number) => formatPrice(cents, locale);
     const date = (day: string) => mailDate(day, locale);
     const name = (planId: string) => t(`subscription.plans.${planId}.name`);
-    // Ended or ending, a plan no longer changes, and a waiting downgrade will not come.
-    if (!subscriptionRuns(subscription.status) || subscription.status === "cancelling") return undefined;
-    const { options, pending, blocked } = await planChanges.options(subscription);
     const pendingText =
       pending?.status === "scheduled"
         ? t("subscriptionPlanChange.pendingDowngrade", {
@@ -160,6 +158,11 @@ export function accountSubscriptionRoutes(
     const locale = request.locale;
     const t = i18n.t[locale];
     const subscription = await subscriptions.forAccount(session.account.id);
+    // Ended or ending, a plan no longer changes, and a waiting downgrade will not come.
+    const planChoices =
+      subscription && subscriptionRuns(subscription.status) && subscription.status !== "cancelling"
+        ? await planChanges.options(subscription)
+        : undefined;
     // What is left of this period's free prints, as the cart counts them.
     const allowance = (await subscriberOf(services, subscription))?.allowance;
     const flash = takeFlash<string>(request, reply, "account-subscription");
@@ -182,7 +185,7 @@ export function accountSubscriptionRoutes(
               ? await storageText(subscription.planId, session.account.ownerId, locale)
               : undefined,
           // "Volgende afschrijving: …", as the status page says it (a waiting downgrade's price).
-          nextCharge: await nextChargeText(services, subscription, locale),
+          nextCharge: await nextChargeText(services, subscription, locale, planChoices?.paidPeriods),
           printsLeft:
             allowance && allowance.printsPerMonth > 0
               ? t("cart.subscriber.printsLeft", {
@@ -196,7 +199,7 @@ export function accountSubscriptionRoutes(
               subscription.status !== "cancelling") ||
             subscriptionAwaitsPayment(subscription.status),
           statusHref: i18n.routes.pathFor("subscriptionStatus", locale, { subscription: subscription.id }),
-          planChange: await planChangeView(subscription, locale, problem),
+          planChange: planChoices && planChangeView(subscription, planChoices, locale, problem),
           cancel: cancellable
             ? subscription.paidUntil
               ? t("account.subscription.cancelHint", { date: mailDate(subscription.paidUntil, locale) })

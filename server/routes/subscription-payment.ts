@@ -47,10 +47,13 @@ export async function nextChargeText(
   services: Services,
   subscription: Subscription,
   locale: Locale,
+  /** The subscription's paid periods, when the page has read them already. */
+  paidPeriods?: number,
 ): Promise<string | undefined> {
   if (subscription.status !== "active" || !subscription.mandateId || !subscription.paidUntil)
     return undefined;
-  const paid = await subscriptionChargeRepository(services.database.db).paidPeriods(subscription.id);
+  const paid =
+    paidPeriods ?? (await subscriptionChargeRepository(services.database.db).paidPeriods(subscription.id));
   // A downgrade waiting for the next period sets its price (ADR 0108).
   const plan = await planForNextPeriod(services.database.db, subscription);
   return services.i18n.t[locale]("subscriptionRenewal.page.nextCharge", {

@@ -162,20 +162,22 @@ export function subscriptionChargeRepository(db: Kysely<Schema>): SubscriptionCh
     },
 
     async paidPeriods(subscriptionId) {
-      const onMandate = await db
+      // A period paid by hand from the failed mail's link (ADR 0106) counts the same; `union`
+      // counts a period paid both ways once, in one round trip.
+      const periods = await db
         .selectFrom("subscription_charges")
         .select("period_start")
         .where("subscription_id", "=", subscriptionId)
         .where("status", "=", "paid")
+        .union(
+          db
+            .selectFrom("by_hand_payments")
+            .select("period_start")
+            .where("subscription_id", "=", subscriptionId)
+            .where("status", "=", "paid"),
+        )
         .execute();
-      // A period paid by hand from the failed mail's link (ADR 0106) counts the same.
-      const byHand = await db
-        .selectFrom("by_hand_payments")
-        .select("period_start")
-        .where("subscription_id", "=", subscriptionId)
-        .where("status", "=", "paid")
-        .execute();
-      return new Set([...onMandate, ...byHand].map((row) => row.period_start)).size;
+      return periods.length;
     },
 
     async byPayLink(hash, trx = db) {
