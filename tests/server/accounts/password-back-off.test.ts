@@ -122,7 +122,11 @@ describe.each(stores)("the password back-off %s", (_where, store) => {
   }, 180_000);
 });
 
-describe("the password back-off in memory", () => {
+// Each test below checks 12 to 22 scrypt hashes, 0.3 to 0.7 s each on a busy 2-core machine:
+// longer than a test is usually given.
+const scryptChecks = { timeout: 90_000 };
+
+describe("the password back-off in memory", scryptChecks, () => {
   it("counts an IPv6 client per /64, as the rate limits do", async () => {
     const { shop } = await shopWith(() => ({}));
     await signedUp(shop.app, shop.database.db, { email: "dirk@example.nl" });
@@ -173,7 +177,7 @@ async function wrongTimes(
   return answers;
 }
 
-describe("the account pages that ask for the password", () => {
+describe("the account pages that ask for the password", scryptChecks, () => {
   it("deleting the account: refused after the allowance, and the account stays", async () => {
     const { shop } = await shopWith(() => ({}));
     const browser = await signedUp(shop.app, shop.database.db, { email: "fleur@example.nl" });
