@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
-import { findChromium } from "./scripts/find-chromium.mjs";
+import { findHeadlessChromium } from "./scripts/find-chromium.mjs";
 import { tabletMaxWidth } from "./server/domain/breakpoints.ts";
 import type { ShopOptions } from "./tests/e2e/fixtures.ts";
 import { shopEnv } from "./tests/e2e/shop-env.ts";
@@ -33,7 +33,8 @@ const baseURL = `http://127.0.0.1:${port}`;
  * Chromium 156 renders its address bar's suggestion pop-ups as web pages of their own, and
  * prepares two of them, each in its own renderer process, for every window: every test's
  * browser context. Nothing here ever opens them. Turning them off took a spec's run from
- * 2.1 to 1.7 min on this 2-core machine (docs/performance.md).
+ * 2.1 to 1.7 min on this 2-core machine (docs/performance.md). The headless shell the
+ * journeys run in (ADR 0109) has no address bar; the flags matter where the full browser runs.
  */
 const unusedBrowserFeatures = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
 
@@ -118,7 +119,7 @@ export default defineConfig<ShopOptions>({
   reporter: ci ? [["list"]] : "list",
   use: {
     baseURL,
-    launchOptions: { executablePath: findChromium(), args: chromiumArgs },
+    launchOptions: { executablePath: findHeadlessChromium(), args: chromiumArgs },
     trace: "off",
   },
   projects: [

@@ -1,7 +1,7 @@
 // Makes sure the browser tests have a Chromium: silent when there is one, installs one
 // where that is safe (root with apt-get, or a developer machine), else says what to do.
 import { spawnSync } from "node:child_process";
-import { findChromium } from "./find-chromium.mjs";
+import { findChromium, findHeadlessChromium } from "./find-chromium.mjs";
 
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: "inherit" });
@@ -13,7 +13,8 @@ function hasCommand(command) {
 }
 
 function done(path) {
-  console.log(`chromium: ${path}`);
+  const journeys = findHeadlessChromium();
+  console.log(journeys === path ? `chromium: ${path}` : `chromium: ${path}, journeys in ${journeys}`);
   process.exit(0);
 }
 
@@ -27,10 +28,13 @@ if (explicit) {
 
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 if (isRoot && hasCommand("apt-get")) {
-  console.log("chromium: not found; installing the Debian package with apt-get");
+  console.log("chromium: not found; installing the Debian packages with apt-get");
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   const apt = (args) => spawnSync("apt-get", args, { stdio: "inherit", env }).status === 0;
-  if (apt(["update"]) && apt(["install", "-y", "--no-install-recommends", "chromium"]))
+  if (
+    apt(["update"]) &&
+    apt(["install", "-y", "--no-install-recommends", "chromium", "chromium-headless-shell"])
+  )
     found = findChromium();
   if (found) done(found);
 }
