@@ -23,7 +23,7 @@ describe.each(testDatabases())("a subscription's paid periods on $name", (target
       const { charge } = await charges.claim(
         {
           subscriptionId,
-          periodStart: periodStart,
+          periodStart,
           periodEnd: periodStart,
           attempt,
           dueOn: periodStart,
