@@ -50,6 +50,7 @@ function premiumFor(accountId: string, at: Date) {
     offer_cents: null,
     offer_months: null,
     locale: "nl",
+    country: "NL",
     status: "active",
     paid_from: day,
     paid_until: month.toISOString().slice(0, 10),

@@ -118,7 +118,7 @@ async function show(database: Database, id: string): Promise<Outcome> {
       ...byHand.filter((p) => p.status === "paid").map((p) => p.period_start),
     ]).size;
   return done(
-    `Abonnement ${id} (${subscription.planId}, ${subscription.locale === "de" ? "Duits" : "Nederlands"}): ${statusWords[subscription.status]}`,
+    `Abonnement ${id} (${subscription.planId}, ${subscription.locale === "de" ? "Duits" : "Nederlands"}, woont in ${subscription.country === "DE" ? "Duitsland" : "Nederland"}): ${statusWords[subscription.status]}`,
     `  betaald t/m: ${subscription.paidUntil ?? "nog niets betaald"}; betaalde periodes: ${paidPeriods}${subscription.endsOn ? `; eindigt op ${subscription.endsOn}` : ""}`,
     `  machtiging: ${subscription.mandateId ?? "geen"}`,
     "Eerste maand:",

@@ -261,6 +261,7 @@ export async function journeyPages(
     await refused("subscription", path("subscriptionSignup"));
     const signedUp = await browser.form(path("subscriptionSignup"), {
       plan: "plus",
+      country: "NL",
       name: anna.name,
       email: anna.email,
       password,

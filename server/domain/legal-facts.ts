@@ -2,7 +2,7 @@ import type { Config } from "../config.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { workingDaysText } from "../i18n/product-texts.ts";
 import type { Translate } from "../i18n/translate.ts";
-import { shippingCosts } from "./cart-pricing.ts";
+import { shippingCosts, vatRates } from "./cart-pricing.ts";
 import type { Catalogue } from "./catalogue.ts";
 import { type Company, customerServiceContact } from "./company.ts";
 import { transitDays } from "./delivery-times.ts";
@@ -70,6 +70,8 @@ export function legalFacts(input: LegalFactsInput): (locale: Locale) => Placehol
       "retention.signupLinkHours": String(input.signupLinkHours),
       "sessions.idleDays": String(Math.round(config.sessions.idleMs / 86_400_000)),
       "shipping.cutOff": config.orderCutOff,
+      "vat.NL": String(vatRates.NL),
+      "vat.DE": String(vatRates.DE),
       "sessions.maxDays": String(Math.round(config.sessions.absoluteMs / 86_400_000)),
     };
     const values: PlaceholderValues = Object.fromEntries(

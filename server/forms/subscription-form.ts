@@ -1,5 +1,5 @@
 import { plans } from "../domain/subscription-plans.ts";
-import { emailField, nameField, newPasswordFields } from "./fields.ts";
+import { countryField, emailField, nameField, newPasswordFields } from "./fields.ts";
 import { defineForm } from "./form.ts";
 
 /**
@@ -15,10 +15,21 @@ const planField = {
   rules: [{ rule: "required" as const }],
 };
 
+/**
+ * Where the subscriber lives: the fee is an electronic service, taxed there (ADR 0110). The
+ * page preselects the country of its language, and asks because the two can differ.
+ */
+const residenceField = {
+  ...countryField,
+  label: "subscription.fields.country",
+  hint: "subscription.fields.countryHint",
+};
+
 export const subscriptionForm = defineForm({
   id: "subscription",
   fields: [
     planField,
+    residenceField,
     { ...nameField, label: "subscription.fields.name" },
     {
       ...emailField,
@@ -32,5 +43,8 @@ export const subscriptionForm = defineForm({
   ],
 });
 
-/** A signed-in account takes out the subscription with the plan alone: it is who, and its address is confirmed. */
-export const subscriptionPlanForm = defineForm({ id: "subscription-plan", fields: [planField] });
+/** A signed-in account takes out the subscription with the plan and the country alone: it is who, and its address is confirmed. */
+export const subscriptionPlanForm = defineForm({
+  id: "subscription-plan",
+  fields: [planField, residenceField],
+});

@@ -1,5 +1,6 @@
-import { includedVat, vatRates } from "../domain/cart-pricing.ts";
+import { includedVat } from "../domain/cart-pricing.ts";
 import { formatPrice } from "../domain/money.ts";
+import { subscriptionVatRate } from "../domain/subscription-vat.ts";
 import type { IsoDate } from "../domain/working-days.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
@@ -12,21 +13,13 @@ import type { OutgoingMail } from "./outbox.ts";
  * transaction of its fact: renewed (with the invoice), a charge failed, suspended, notice
  * received, withdrawn, and a change of plan (ADR 0108). In the subscriber's language.
  */
-type Subscriber = Pick<Subscription, "id" | "name" | "email" | "locale" | "planId"> &
+type Subscriber = Pick<Subscription, "id" | "name" | "email" | "locale" | "country" | "planId"> &
   Partial<Pick<Subscription, "accountId">>;
 
 const ofAccount = (subscription: Subscriber) =>
   subscription.accountId ? { accountId: subscription.accountId } : {};
 
 const planName = (t: Translate, planId: string) => t(`subscription.plans.${planId}.name`);
-
-/**
- * The VAT rate of the subscriber's country, taken from the language of the sign-up: a
- * digital service is taxed where its customer lives, and the shop knows no address for it.
- */
-export function subscriptionVatRate(locale: Locale): number {
-  return locale === "de" ? vatRates.DE : vatRates.NL;
-}
 
 function mail(
   t: Translate,
@@ -57,8 +50,9 @@ function mail(
 type PaidPeriod = { periodStart: IsoDate; periodEnd: IsoDate; amountCents: number; paymentId: string };
 
 /** What an invoice says of a paid period: its number, the dates, the amount and the VAT it includes. */
-function invoiceValues(locale: Locale, paid: PaidPeriod, invoiceNumber: string) {
-  const rate = subscriptionVatRate(locale);
+function invoiceValues(subscription: Subscriber, paid: PaidPeriod, invoiceNumber: string) {
+  const locale = subscription.locale as Locale;
+  const rate = subscriptionVatRate(subscription);
   const vat = includedVat(paid.amountCents, rate);
   return {
     invoice: invoiceNumber,
@@ -79,7 +73,7 @@ export function subscriptionRenewedMail(
   charge: PaidPeriod,
   invoiceNumber: string,
 ): OutgoingMail {
-  const values = invoiceValues(subscription.locale as Locale, charge, invoiceNumber);
+  const values = invoiceValues(subscription, charge, invoiceNumber);
   return mail(t, subscription, "subscription-renewed", "renewed", values);
 }
 
@@ -152,7 +146,7 @@ export function subscriptionPaidByHandMail(
   payment: PaidPeriod,
   invoiceNumber: string,
 ): OutgoingMail {
-  const values = invoiceValues(subscription.locale as Locale, payment, invoiceNumber);
+  const values = invoiceValues(subscription, payment, invoiceNumber);
   return mail(t, subscription, "subscription-paid-by-hand", "paidByHand", values);
 }
 
@@ -203,7 +197,7 @@ export function subscriptionUpgradedMail(
   const values = { previous: planName(t, change.from.planId), start: mailDate(change.startsOn, locale) };
   if (!paid) return mail(t, shown, "subscription-upgraded", "upgradedFree", values);
   const invoice = invoiceValues(
-    locale,
+    subscription,
     {
       periodStart: change.startsOn,
       periodEnd: change.periodEnd,

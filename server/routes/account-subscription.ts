@@ -10,6 +10,7 @@ import {
   subscriptionRuns,
 } from "../domain/subscription-lifecycle.ts";
 import { planById } from "../domain/subscription-plans.ts";
+import { subscriptionVatRate } from "../domain/subscription-vat.ts";
 import { shopperShown } from "../http/caching/page-shows.ts";
 import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -179,6 +180,11 @@ export function accountSubscriptionRoutes(
           plan: t(`subscription.plans.${subscription.planId}.name`),
           price: priceText(t, subscription, locale),
           status: t(`subscriptionPayment.status.${subscription.status}`),
+          // Where the subscriber said they live: the VAT of every invoice follows it (ADR 0110).
+          country: t("account.subscription.countryValue", {
+            country: t(`fields.countries.${subscription.country}`),
+            rate: subscriptionVatRate(subscription),
+          }),
           paidUntil: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : undefined,
           storage:
             subscriptionRuns(subscription.status) || subscription.status === "suspended"

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { countryOfLocale } from "../domain/delivery-address.ts";
 import { formatPrice } from "../domain/money.ts";
 import { hashPassword } from "../domain/password-hash.ts";
+import { isDeliveryCountry } from "../domain/postcode.ts";
 import { offerEndsAt, type Plan, planById, plans, recommendedPlanId } from "../domain/subscription-plans.ts";
 import { tabSlug } from "../domain/tab-slug.ts";
 import type { FieldError, FormValues } from "../forms/form.ts";
@@ -139,7 +141,8 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
     const plan = planById(wanted)?.id ?? recommendedPlanId;
     return {
       form: session ? subscriptionPlanForm : subscriptionForm,
-      values: state.values ?? { plan },
+      // The country of the page's language, which most subscribers live in; they may choose the other.
+      values: state.values ?? { plan, country: countryOfLocale[request.locale] },
       errors: state.errors ?? [],
       notice: state.notice,
       ...(session
@@ -255,7 +258,9 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
     }
     const errors = await subscriptionForm.validate(values, t, undefined, request.locale);
     const plan = planById(values.plan);
-    if (errors.length > 0 || !plan) return showPage(request, reply, { values, errors }, 422);
+    const country = values.country;
+    if (errors.length > 0 || !plan || !isDeliveryCountry(country))
+      return showPage(request, reply, { values, errors }, 422);
 
     // From here on every sign-up is handled alike (the same hashing, the same transaction, the
     // same answer): the address hears by mail whether there is a link to confirm or already a
@@ -275,7 +280,12 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
         ownerId: owner,
         name: signup.name,
         email: signup.email,
-        plan: { planId: plan.id, monthlyCents: plan.monthlyCents, offer: plan.offer },
+        plan: {
+          planId: plan.id,
+          monthlyCents: plan.monthlyCents,
+          offer: plan.offer,
+          country: country,
+        },
         passwordHash: await hashPassword(values.password ?? ""),
         locale,
       },
@@ -320,7 +330,9 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
     const values = subscriptionPlanForm.values(request.body);
     const errors = await subscriptionPlanForm.validate(values, t, undefined, request.locale);
     const plan = planById(values.plan);
-    if (errors.length > 0 || !plan) return showPage(request, reply, { values, errors }, 422);
+    const country = values.country;
+    if (errors.length > 0 || !plan || !isDeliveryCountry(country))
+      return showPage(request, reply, { values, errors }, 422);
     const { account } = session;
     const started = await services.database.db
       .transaction()
@@ -331,6 +343,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
           { planId: plan.id, monthlyCents: plan.monthlyCents, offer: plan.offer },
           account.ownerId,
           services.now(),
+          country,
         ),
       );
     if (started.kind === "already-active")

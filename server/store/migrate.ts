@@ -25,6 +25,7 @@ import { subscriptionPaymentsByHand } from "./migrations/0022-subscription-payme
 import { orderSubscriberBenefits } from "./migrations/0023-order-subscriber-benefits.ts";
 import { subscriptionPriceNotices } from "./migrations/0024-subscription-price-notices.ts";
 import { subscriptionPlanChanges } from "./migrations/0025-subscription-plan-changes.ts";
+import { subscriptionCountry } from "./migrations/0026-subscription-country.ts";
 
 /** Versioned migrations in the order they apply; a name, once released, never changes. */
 export const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   "0023-order-subscriber-benefits": orderSubscriberBenefits,
   "0024-subscription-price-notices": subscriptionPriceNotices,
   "0025-subscription-plan-changes": subscriptionPlanChanges,
+  "0026-subscription-country": subscriptionCountry,
 };
 
 /**

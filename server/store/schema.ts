@@ -357,6 +357,8 @@ export interface SubscriptionsTable {
   offer_cents: number | null;
   offer_months: number | null;
   locale: string;
+  /** Where the subscriber lives, "NL" or "DE": the VAT of the fee follows it (migration 0026) */
+  country: string;
   /** A SubscriptionStatus (server/domain/subscription-lifecycle.ts) */
   status: Generated<string>;
   /** The last day of the paid period (YYYY-MM-DD, the shop's calendar); null until paid */
@@ -391,6 +393,8 @@ export interface SignupsTable {
   offer_months: number | null;
   password_hash: string;
   locale: string;
+  /** For a subscription: where the subscriber lives, "NL" or "DE" (migration 0026); null for an account alone */
+  country: string | null;
   owner_id: string | null;
   created_at: string;
   used_at: string | null;

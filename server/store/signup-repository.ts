@@ -1,4 +1,5 @@
 import { type Kysely, PostgresAdapter, type Selectable } from "kysely";
+import { type DeliveryCountry, isDeliveryCountry } from "../domain/postcode.ts";
 import type { Locale } from "../i18n/locales.ts";
 import { enqueueMail, type OutgoingMail } from "../mail/outbox.ts";
 import { type Account, accountOf, emailKey } from "./account-repository.ts";
@@ -15,6 +16,15 @@ import {
   type SubscriptionRepository,
 } from "./subscription-repository.ts";
 
+/**
+ * Where a sign-up for a subscription said its subscriber lives. Migration 0026 gave every
+ * such row its language's country, and every sign-up since says it, so the fallback is for
+ * a row that names none: the country of its language, as before that migration.
+ */
+function countryOfSignup(row: { country: string | null; locale: string }): DeliveryCountry {
+  return isDeliveryCountry(row.country) ? row.country : row.locale === "de" ? "DE" : "NL";
+}
+
 /** What a sign-up form was given, password already hashed. */
 export interface NewSignup {
   name: string;
@@ -28,8 +38,8 @@ export interface NewSignup {
    * people at that browser may share.
    */
   ownerId: string | undefined;
-  /** For a subscription: the plan at the prices shown. */
-  plan?: PlanChoice;
+  /** For a subscription: the plan at the prices shown, and where the subscriber lives (its VAT follows that). */
+  plan?: PlanChoice & { country: DeliveryCountry };
   /** "Bewaar je gegevens" on an order's page: the order whose address the account keeps. */
   orderId?: number;
 }
@@ -171,6 +181,7 @@ export function signupRepository(
             monthly_cents: signup.plan?.monthlyCents ?? null,
             offer_cents: signup.plan?.offer?.monthlyCents ?? null,
             offer_months: signup.plan?.offer?.months ?? null,
+            country: signup.plan?.country ?? null,
             password_hash: signup.passwordHash,
             locale: signup.locale,
             owner_id: signup.ownerId ?? null,
@@ -208,7 +219,14 @@ export function signupRepository(
           email: row.email,
           locale: row.locale === "de" ? "de" : "nl",
           ...(row.plan_id && row.monthly_cents !== null
-            ? { plan: { planId: row.plan_id, monthlyCents: Number(row.monthly_cents), offer: offerOf(row) } }
+            ? {
+                plan: {
+                  planId: row.plan_id,
+                  monthlyCents: Number(row.monthly_cents),
+                  offer: offerOf(row),
+                  country: countryOfSignup(row),
+                },
+              }
             : {}),
           ...(row.order_id !== null ? { orderId: Number(row.order_id) } : {}),
         },
@@ -315,8 +333,9 @@ export function signupRepository(
         monthlyCents: Number(signup.monthly_cents),
         offer: offerOf(signup),
       };
+      const country = countryOfSignup(signup);
       // Its page is shown to the browsers signed in to the account, whose shopper cookie is the account's.
-      const started = await subscriptions.startFor(trx, account, plan, account.ownerId, at);
+      const started = await subscriptions.startFor(trx, account, plan, account.ownerId, at, country);
       if (started.kind === "already-active") {
         await markUsed(trx, signup.token_hash, at, {
           accountId: account.id,

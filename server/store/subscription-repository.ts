@@ -1,5 +1,6 @@
 import { type Kysely, PostgresAdapter, type Selectable } from "kysely";
 import { localMoment } from "../domain/delivery-times.ts";
+import { type DeliveryCountry, isDeliveryCountry } from "../domain/postcode.ts";
 import {
   applySubscriptionEvent,
   isSubscriptionStatus,
@@ -30,6 +31,11 @@ export interface Subscription extends PlanChoice {
   /** The browser (shopper cookie) whose page shows it without signing in. */
   ownerId: string | undefined;
   locale: string;
+  /**
+   * Where the subscriber lives, as they said at sign-up: the fee is an electronic service,
+   * taxed in that country (ADR 0110), whatever the language.
+   */
+  country: DeliveryCountry;
   status: SubscriptionStatus;
   /** The first and last day of the paid period; undefined until the first period is paid. */
   paidFrom: IsoDate | undefined;
@@ -88,6 +94,7 @@ export interface SubscriptionRepository {
     plan: PlanChoice,
     ownerId: string,
     at: Date,
+    country: DeliveryCountry,
   ): Promise<StartResult>;
   /**
    * Applies `event` under the subscription's row lock, stores the transition and runs
@@ -129,6 +136,8 @@ type SubscriptionRow = Selectable<Schema["subscriptions"]> & { name: string | nu
 function subscriptionOf(row: SubscriptionRow): Subscription {
   if (!isSubscriptionStatus(row.status))
     throw new Error(`subscription ${row.id} has an unknown status "${row.status}"`);
+  if (!isDeliveryCountry(row.country))
+    throw new Error(`subscription ${row.id} has an unknown country "${row.country}"`);
   return {
     id: row.id,
     accountId: row.account_id ?? undefined,
@@ -139,6 +148,7 @@ function subscriptionOf(row: SubscriptionRow): Subscription {
     monthlyCents: Number(row.monthly_cents),
     offer: offerOf(row),
     locale: row.locale,
+    country: row.country,
     status: row.status,
     paidFrom: row.paid_from ?? undefined,
     paidUntil: row.paid_until ?? undefined,
@@ -277,7 +287,7 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
       return { status: row.status, planId: row.plan_id };
     },
 
-    async startFor(trx, account, plan, ownerId, at) {
+    async startFor(trx, account, plan, ownerId, at, country) {
       const details = {
         owner_id: ownerId,
         plan_id: plan.planId,
@@ -285,6 +295,7 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
         offer_cents: plan.offer?.monthlyCents ?? null,
         offer_months: plan.offer?.months ?? null,
         locale: account.locale,
+        country,
         created_at: at.toISOString(),
       };
       const read = trx.selectFrom("subscriptions").select("id").where("account_id", "=", account.id);

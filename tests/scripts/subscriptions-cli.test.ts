@@ -120,7 +120,7 @@ describe("npm run subscriptions", () => {
     expect(again.stdout).toContain("Verlengen op 2026-12-28: 0 afgeschreven");
     const shown = await subscriptions("show", id);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain(`Abonnement ${id} (plus, Nederlands): actief`);
+    expect(shown.stdout).toContain(`Abonnement ${id} (plus, Nederlands, woont in Nederland): actief`);
     expect(shown.stdout).toContain("betaald t/m: 2026-12-27; betaalde periodes: 1");
     expect(shown.stdout).toMatch(
       new RegExp(

@@ -138,6 +138,7 @@ describe("an attacker who asks the sign-up's e-mail check about an address", () 
     const password = "Zomer aan zee 2026!";
     const signUp = await owner.form("/abonnement/aanmelden", {
       plan: "plus",
+      country: "NL",
       name: "Carla Jansen",
       email: "carla@example.nl",
       password,

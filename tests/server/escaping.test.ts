@@ -237,6 +237,7 @@ describe("the subscription sign-up", () => {
     const browser = await browserOn(page);
     const typed = {
       plan: "plus",
+      country: "NL",
       name: attacks.image + attacks.doubleQuote,
       email: attacks.script + attacks.eta,
       password: attacks.singleQuote,
@@ -256,6 +257,7 @@ describe("the subscription sign-up", () => {
     const email = "markup-name@example.nl";
     const res = await browser.form(signup, {
       plan: "plus",
+      country: "NL",
       name,
       email,
       password,
@@ -269,7 +271,14 @@ describe("the subscription sign-up", () => {
     const other = await browserOn(page);
     const enhanced = await other.form(
       signup,
-      { plan: "basis", name, email: "markup-ajax@example.nl", password, passwordConfirm: password },
+      {
+        plan: "basis",
+        country: "NL",
+        name,
+        email: "markup-ajax@example.nl",
+        password,
+        passwordConfirm: password,
+      },
       ajax,
     );
     expect(enhanced.statusCode).toBe(200);

@@ -82,6 +82,7 @@ describe("links built while a request names a foreign host", () => {
     await browser.get("/abonnement");
     const res = await browser.form("/abonnement/aanmelden", {
       plan: "plus",
+      country: "NL",
       name: "Daan de Wit",
       email: "daan@example.nl",
       password,

@@ -292,7 +292,9 @@ describe.each(testDatabases({ sqliteFile: true }))(
 
       expect((await lookTillKept(browser, nl.subscription)).text).toContain("Je hebt geen fotoabonnement.");
       await device.get("/abonnement");
-      expect((await device.form("/abonnement/aanmelden", { plan: "plus" })).statusCode).toBe(303);
+      expect((await device.form("/abonnement/aanmelden", { plan: "plus", country: "NL" })).statusCode).toBe(
+        303,
+      );
       const subscribed = await look(browser, nl.subscription);
       expect(subscribed.text).not.toContain("Je hebt geen fotoabonnement.");
       expect(subscribed.text).toContain("Plus");

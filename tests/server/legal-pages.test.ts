@@ -172,6 +172,17 @@ describe("the legal pages", () => {
     expect(de).toContain("Fotoposter 2 bis 3 Werktage – nein");
   });
 
+  it("the terms say the subscription's VAT is that of the country the subscriber lives in, at its rates", async () => {
+    const nl = textOf(main((await get("/algemene-voorwaarden")).body));
+    expect(nl).toContain(
+      "de btw is die van het land waar je woont, zoals je dat bij de aanmelding opgeeft: 21% in Nederland, 19% in Duitsland.",
+    );
+    const de = textOf(main((await get("/agb")).body));
+    expect(de).toContain(
+      "wie Sie es bei der Anmeldung angeben: 19 % in Deutschland, 21 % in den Niederlanden.",
+    );
+  });
+
   it("the complaints page covers the statutory warranty", async () => {
     expect(textOf(main((await get("/retourneren-en-klachten")).body))).toContain(
       "artikel 7:17 Burgerlijk Wetboek",

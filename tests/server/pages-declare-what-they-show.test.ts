@@ -135,6 +135,7 @@ describe("pages of a shopper's own read only what they declare", () => {
         offer_cents: null,
         offer_months: null,
         locale: "nl",
+        country: "NL",
         status: "active",
         paid_from: day,
         paid_until: "2099-01-01",

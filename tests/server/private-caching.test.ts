@@ -200,6 +200,7 @@ describe("a shopper with photos and a subscription", () => {
 
     const signedUp = await browser.form("/abonnement/aanmelden", {
       plan: "plus",
+      country: "NL",
       name: "Anna de Vries",
       email: "anna.caching@example.nl",
       password: "Zomer aan zee 2026!",

@@ -760,7 +760,13 @@ describe("every rate limit at its number", () => {
   it("sign-ups: SIGNUP_RATE_LIMIT (10) posts per 10 minutes per client, refused ones included, then the localized 429 with what was typed", async () => {
     const browser = await browserAt(shop.app, "/abonnement", fresh());
     const signup = (email: string) =>
-      browser.form("/abonnement/aanmelden", { plan: "plus", name: "Fenna", email, password: "kort" });
+      browser.form("/abonnement/aanmelden", {
+        plan: "plus",
+        country: "NL",
+        name: "Fenna",
+        email,
+        password: "kort",
+      });
     expect(await statuses(10, () => signup("fenna@example.nl"))).toEqual(all(10, 422));
     const res = await signup("fenna@voorbeeld.nl");
     expectRefusal(res);

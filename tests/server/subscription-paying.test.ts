@@ -102,6 +102,7 @@ async function signUp(lang: Lang, email: string): Promise<string> {
   const s = await shopper(shop.app, paths[lang].subscription);
   const res = await s.post(paths[lang].signup, {
     plan: "premium",
+    country: lang === "de" ? "DE" : "NL",
     name: "Anna de Vries",
     email,
     password,

@@ -70,6 +70,36 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     expect(await charges(id)).toHaveLength(1);
   });
 
+  it("the invoice's VAT is that of the country the subscriber lives in, not of the language they signed up in", async () => {
+    const { database } = await open();
+    const { charges: job } = instance(database);
+    // A German speaker living in the Netherlands, and a Dutch speaker living in Germany.
+    const german = await subscribe("de", "woont-in-nl@example.test", "premium", "NL");
+    const dutch = await subscribe("nl", "woont-in-de@example.test", "premium", "DE");
+    expect([german.row.country, dutch.row.country]).toEqual(["NL", "DE"]);
+    await runRenewals({ database, charges: job, log: silent }, "2026-12-28");
+    for (const { id } of [german, dutch]) await decide((await charges(id))[0]?.page_url ?? null, "paid");
+
+    const invoiceOf = async (email: string) =>
+      (await mails(email)).find((m) => m.kind === "subscription-renewed")?.text_body ?? "";
+    // € 4,99 with 21% in it: € 0,87; with 19%: € 0,80 (€ 4,19 without).
+    expect(await invoiceOf("woont-in-nl@example.test")).toMatch(
+      /Betrag: 4,99\s€ \(inklusive 0,87\s€ MwSt\., 21 %; ohne MwSt\. 4,12\s€\)/,
+    );
+    expect(await invoiceOf("woont-in-de@example.test")).toMatch(
+      /Bedrag: €\s4,99 \(inclusief €\s0,80 btw, 19%; zonder btw €\s4,19\)/,
+    );
+    // The account's subscription page says which country that is.
+    const page = async (email: string, path: string) =>
+      textOf((await (await signIn(sub.shop.app, email)).browser.get(path)).body);
+    expect(await page("woont-in-nl@example.test", accountPaths.de.subscription)).toContain(
+      "Land, in dem Sie wohnen Niederlande (21 % MwSt.)",
+    );
+    expect(await page("woont-in-de@example.test", accountPaths.nl.subscription)).toContain(
+      "Land waar je woont Duitsland (19% btw)",
+    );
+  });
+
   it("a failed charge makes it past due and mails a link; retries after 3 and 7 days; the last suspends", async () => {
     const { database } = await open();
     const { charges: job } = instance(database);

@@ -18,6 +18,7 @@ const strangersPassword = "Winter in de bergen 1999?";
 
 const form = (fields: Record<string, string>) => ({
   plan: "plus",
+  country: "NL",
   name: "Carla Jansen",
   password: strangersPassword,
   passwordConfirm: strangersPassword,

@@ -22,6 +22,7 @@ const signup = (
     "/abonnement/aanmelden",
     {
       plan: "plus",
+      country: "NL",
       name: "Anna de Vries",
       email: "anna@example.nl",
       password: strongPassword,
@@ -227,6 +228,7 @@ describe("signing up", () => {
     await browser.get("/abo");
     const res = await browser.form("/abo/anmelden", {
       plan: "gold",
+      country: "DE",
       name: "",
       email: "geen-adres",
       password: "kort",
@@ -240,6 +242,39 @@ describe("signing up", () => {
     expect(html).toContain("Wiederholen Sie bitte denselben Wert.");
     expect(html).not.toMatch(/Vul hier|Dit is een/);
     expect(html).toMatch(/id="subscription-email"[^>]*value="geen-adres"/);
+  });
+
+  it("asks where the subscriber lives, the page's country chosen, and refuses a country the shop does not serve", async () => {
+    const browser = new BrowserSession(shop.app);
+    const dutch = plain((await browser.get("/abonnement")).body);
+    expect(dutch).toContain("Land waar je woont");
+    expect(dutch).toContain("de btw erop is die van het land waar je woont");
+    expect(dutch).toMatch(/<option value="NL" selected>Nederland<\/option>/);
+    const german = plain((await new BrowserSession(shop.app).get("/abo")).body);
+    expect(german).toContain("Land, in dem Sie wohnen");
+    expect(german).toMatch(/<option value="DE" selected>Deutschland<\/option>/);
+
+    const res = await signup(browser, { country: "BE", email: "bea@example.nl" });
+    expect(res.statusCode).toBe(422);
+    const html = plain(res.body);
+    expect(html).toContain("Kies een van de mogelijkheden.");
+    expect(html).toMatch(/id="subscription-email"[^>]*value="bea@example\.nl"/);
+    expect(
+      await shop.database.db
+        .selectFrom("signups")
+        .select("email")
+        .where("email", "=", "bea@example.nl")
+        .execute(),
+    ).toEqual([]);
+
+    // The other country, chosen on the Dutch page, is what the sign-up keeps.
+    expect((await signup(browser, { country: "DE", email: "ben@example.nl" })).statusCode).toBe(303);
+    const kept = await shop.database.db
+      .selectFrom("signups")
+      .select(["country", "locale"])
+      .where("email", "=", "ben@example.nl")
+      .executeTakeFirstOrThrow();
+    expect(kept).toEqual({ country: "DE", locale: "nl" });
   });
 
   it("answers an enhanced sign-up with the fragment: the welcome text, or the form with its errors", async () => {
@@ -290,6 +325,7 @@ describe("signing up many times from one client", () => {
       for (const email of ["f1@example.nl", "f2@example.nl"]) {
         const res = await browser.form("/abo/anmelden", {
           plan: "plus",
+          country: "DE",
           name: "Fenna",
           email,
           password: strongPassword,
@@ -299,6 +335,7 @@ describe("signing up many times from one client", () => {
       }
       const third = await browser.form("/abo/anmelden", {
         plan: "premium",
+        country: "DE",
         name: "Fenna",
         email: "f3@example.nl",
         password: strongPassword,
@@ -322,7 +359,7 @@ describe("signing up many times from one client", () => {
       // With JavaScript the form's region comes back with the message, to be shown in place.
       const ajax = await browser.form(
         "/abo/anmelden",
-        { plan: "plus", name: "Fenna", email: "f4@example.nl" },
+        { plan: "plus", country: "DE", name: "Fenna", email: "f4@example.nl" },
         { "x-requested-with": "XMLHttpRequest" },
       );
       expect(ajax.statusCode).toBe(429);

@@ -114,12 +114,18 @@ export function subscriptionShop(target: TestDatabase) {
    * Signs up for `plan` (Premium: 3 months at € 4,99, then € 9,99; Plus: 3 at € 2,99, then
    * € 5,99) through the shop's pages, confirms and pays the first month on the test
    * provider's page: an active subscription with a mandate. Answers the shopper who did it
-   * and the subscription's row.
+   * and the subscription's row. The subscriber lives in the country of `lang` unless `country` says otherwise.
    */
-  async function subscribe(lang: "nl" | "de", email: string, plan: "basis" | "plus" | "premium" = "premium") {
+  async function subscribe(
+    lang: "nl" | "de",
+    email: string,
+    plan: "basis" | "plus" | "premium" = "premium",
+    country: "NL" | "DE" = lang === "de" ? "DE" : "NL",
+  ) {
     const s = await shopper(current().app, lang === "nl" ? "/abonnement" : "/abo");
     const signup = await s.post(lang === "nl" ? "/abonnement/aanmelden" : "/abo/anmelden", {
       plan,
+      country,
       name: "Anna de Vries",
       email,
       password,

@@ -37,7 +37,7 @@ export async function confirmedSubscription(db: Kysely<Schema>, fields: Fields):
       ownerId: fields.ownerId,
       name: fields.name ?? "Carla Jansen",
       email: fields.email,
-      plan: { planId: fields.planId ?? "plus", monthlyCents: 599, offer: undefined },
+      plan: { planId: fields.planId ?? "plus", monthlyCents: 599, offer: undefined, country: "NL" },
       passwordHash: await hashPassword(fields.password ?? "Zomer aan zee 2026!"),
       locale: "nl",
     },

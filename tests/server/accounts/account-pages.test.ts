@@ -132,7 +132,7 @@ describe("the account's pages", () => {
     expect(mainText(await browser.get(nl.subscription))).toContain("Je hebt geen fotoabonnement.");
     // Signed in, the subscription asks for the plan alone and goes straight to paying.
     await browser.get("/abonnement");
-    const started = await browser.form("/abonnement/aanmelden", { plan: "plus" });
+    const started = await browser.form("/abonnement/aanmelden", { plan: "plus", country: "NL" });
     expect(pathOf(started.headers.location)).toMatch(/^\/testbetaling\//);
     const testPage = pathOf(started.headers.location);
     await browser.get(testPage);

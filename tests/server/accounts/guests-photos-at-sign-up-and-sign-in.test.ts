@@ -160,6 +160,7 @@ describe.each(testDatabases({ sqliteFile: true }))(
         await shared.get("/abonnement");
         const asked = await shared.form("/abonnement/aanmelden", {
           plan: "plus",
+          country: "NL",
           name: "Carla Jansen",
           email: "carla@example.nl",
           password,

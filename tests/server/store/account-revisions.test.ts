@@ -87,6 +87,7 @@ describe.each(testDatabases())("an account's revision on $name", (target) => {
       plan,
       "owner-anna",
       later(3),
+      "NL",
     );
     await rises("a subscription taken out");
     expect(started.kind).toBe("waiting");

@@ -290,6 +290,7 @@ describe.each(testDatabases())("the clean-up job on $name", (target) => {
           offer_cents: null,
           offer_months: null,
           locale: "nl",
+          country: "NL",
           status,
           paid_until: null,
           ends_on: endsOn,

@@ -16,7 +16,7 @@ import { databasePerTest, testDatabases } from "../../support/databases.ts";
 import { orderRow } from "../../support/orders.ts";
 
 const password = "Zomer aan zee 2026!";
-const plus = { planId: "plus", monthlyCents: 599, offer: undefined };
+const plus = { planId: "plus", monthlyCents: 599, offer: undefined, country: "NL" as const };
 
 /** A hash as the shop stored it before the cost went up: N = 2^15, r = 8, p = 1. */
 function oldHash(): string {

@@ -102,6 +102,7 @@ describe.each(testDatabases())("subscriptions on $name", (target) => {
       { planId: "premium", monthlyCents: 999, offer: undefined },
       "browser-b",
       dayLater,
+      "NL",
     );
     expect(again).toMatchObject({
       kind: "waiting",
