@@ -67,6 +67,7 @@ export const keptFromCrawlers: ReadonlySet<RouteId> = new Set<RouteId>([
   "accountPhotos",
   "accountSubscription",
   "accountSubscriptionPlan",
+  "accountSubscriptionCountry",
   "accountAddresses",
   "accountAddress",
   "accountAddressRemove",

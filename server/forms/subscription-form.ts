@@ -43,6 +43,12 @@ export const subscriptionForm = defineForm({
   ],
 });
 
+/** A subscriber who moved, on the account's subscription page: the next invoices take the new country's VAT. */
+export const subscriptionCountryForm = defineForm({
+  id: "subscription-country",
+  fields: [{ ...residenceField, hint: "account.subscription.countryChangeHint" }],
+});
+
 /** A signed-in account takes out the subscription with the plan and the country alone: it is who, and its address is confirmed. */
 export const subscriptionPlanForm = defineForm({
   id: "subscription-plan",

@@ -49,6 +49,7 @@ export const routeParamNames = {
   accountPhotos: [],
   accountSubscription: [],
   accountSubscriptionPlan: [],
+  accountSubscriptionCountry: [],
   accountAddresses: [],
   accountAddress: ["address"],
   accountAddressRemove: ["address"],

@@ -3,6 +3,7 @@ import { keepSignedInPage } from "../accounts/keep-signed-in-page.ts";
 import { subscriberOf } from "../cart/cart-subscriber.ts";
 import { localMoment } from "../domain/delivery-times.ts";
 import { formatPrice } from "../domain/money.ts";
+import { isDeliveryCountry } from "../domain/postcode.ts";
 import { bytesPerGb } from "../domain/subscriber-storage.ts";
 import {
   subscriptionAwaitsPayment,
@@ -11,6 +12,8 @@ import {
 } from "../domain/subscription-lifecycle.ts";
 import { planById } from "../domain/subscription-plans.ts";
 import { subscriptionVatRate } from "../domain/subscription-vat.ts";
+import type { FieldError, FormValues } from "../forms/form.ts";
+import { subscriptionCountryForm } from "../forms/subscription-form.ts";
 import { shopperShown } from "../http/caching/page-shows.ts";
 import { takeFlash, writeFlash } from "../http/cookies/flash-cookie.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
@@ -37,6 +40,9 @@ type PlanFlash = {
 
 /** A change of plan that did not happen: the form comes back with this and the choice kept. */
 type PlanProblem = { status: number; message: string; chosen: string | undefined };
+
+/** A change of country refused: the form comes back open, with its errors and what was sent. */
+type CountryProblem = { values: FormValues; errors: FieldError[] };
 
 /**
  * "Mijn abonnement": the account's subscription, its plan, status and paid period, the way to
@@ -140,6 +146,12 @@ export function accountSubscriptionRoutes(
     });
   }
 
+  /** The subscriber's country by name, and the VAT rate its invoices take. */
+  const countryWords = (subscription: Subscription, locale: Locale) => ({
+    country: i18n.t[locale](`fields.countries.${subscription.country}`),
+    rate: subscriptionVatRate(subscription),
+  });
+
   function planNotice(flash: PlanFlash | undefined, locale: Locale): string | undefined {
     if (!flash) return undefined;
     const t = i18n.t[locale];
@@ -155,6 +167,7 @@ export function accountSubscriptionRoutes(
     reply: FastifyReply,
     session: SignedIn,
     problem?: PlanProblem,
+    countryProblem?: CountryProblem,
   ) {
     const locale = request.locale;
     const t = i18n.t[locale];
@@ -175,16 +188,24 @@ export function accountSubscriptionRoutes(
       "pages/account-subscription",
       {
         title: t("account.subscription.title"),
-        notice: flash === "cancelled" ? t("account.subscription.cancelled") : planNotice(planFlash, locale),
+        notice:
+          flash === "cancelled"
+            ? t("account.subscription.cancelled")
+            : flash === "country-saved" && subscription
+              ? t("account.subscription.countrySaved", countryWords(subscription, locale))
+              : planNotice(planFlash, locale),
         subscription: subscription && {
           plan: t(`subscription.plans.${subscription.planId}.name`),
           price: priceText(t, subscription, locale),
           status: t(`subscriptionPayment.status.${subscription.status}`),
           // Where the subscriber said they live: the VAT of every invoice follows it (ADR 0110).
-          country: t("account.subscription.countryValue", {
-            country: t(`fields.countries.${subscription.country}`),
-            rate: subscriptionVatRate(subscription),
-          }),
+          country: t("account.subscription.countryValue", countryWords(subscription, locale)),
+          countryForm: {
+            form: subscriptionCountryForm,
+            action: i18n.routes.pathFor("accountSubscriptionCountry", locale),
+            values: countryProblem?.values ?? { country: subscription.country },
+            errors: countryProblem?.errors ?? [],
+          },
           paidUntil: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : undefined,
           storage:
             subscriptionRuns(subscription.status) || subscription.status === "suspended"
@@ -213,7 +234,11 @@ export function accountSubscriptionRoutes(
             : undefined,
         },
       },
-      { noindex: true, keyedByData: true, ...(problem ? { status: problem.status } : {}) },
+      {
+        noindex: true,
+        keyedByData: true,
+        ...(problem ? { status: problem.status } : countryProblem ? { status: 422 } : {}),
+      },
     );
   }
 
@@ -291,6 +316,26 @@ export function accountSubscriptionRoutes(
         } satisfies PlanFlash);
         break;
     }
+    return reply.redirect(i18n.routes.pathFor("accountSubscription", request.locale), 303);
+  });
+
+  route("accountSubscriptionCountry", "POST", async (request, reply) => {
+    const session = await requireAccount(services, request, reply);
+    if (!session) return reply;
+    const subscription = await subscriptions.forAccount(session.account.id);
+    if (!subscription) return reply.redirect(i18n.routes.pathFor("accountSubscription", request.locale), 303);
+    const values = subscriptionCountryForm.values(request.body);
+    const errors = await subscriptionCountryForm.validate(
+      values,
+      i18n.t[request.locale],
+      undefined,
+      request.locale,
+    );
+    const country = values.country;
+    if (errors.length > 0 || !isDeliveryCountry(country))
+      return show(request, reply, session, undefined, { values, errors });
+    await subscriptions.changeCountry(subscription.id, country);
+    writeFlash(reply, "account-subscription", "country-saved");
     return reply.redirect(i18n.routes.pathFor("accountSubscription", request.locale), 303);
   });
 

@@ -96,6 +96,8 @@ export interface SubscriptionRepository {
     at: Date,
     country: DeliveryCountry,
   ): Promise<StartResult>;
+  /** The country the subscriber now lives in: the VAT of the invoices from now on (ADR 0110). */
+  changeCountry(id: string, country: DeliveryCountry): Promise<void>;
   /**
    * Applies `event` under the subscription's row lock, stores the transition and runs
    * `afterChange` in the same transaction: any number of the same event make one change.
@@ -318,6 +320,10 @@ export function subscriptionRepository(db: Kysely<Schema>): SubscriptionReposito
     },
 
     applyEvent,
+
+    async changeCountry(id, country) {
+      await db.updateTable("subscriptions").set({ country }).where("id", "=", id).execute();
+    },
 
     async rememberProvider(id, ids, trx = db) {
       await trx

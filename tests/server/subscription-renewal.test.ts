@@ -100,6 +100,34 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     );
   });
 
+  it("a subscriber who moved says so on the account page, and the next invoice takes that country's VAT", async () => {
+    const { database } = await open();
+    const { charges: job } = instance(database);
+    const email = "verhuisd@example.test";
+    const { id } = await subscribe("nl", email);
+    const { browser } = await signIn(sub.shop.app, email);
+    const country = "/account/abonnement/woonland";
+
+    // A country the shop does not serve: the form comes back open, with its message.
+    const refused = await browser.form(country, { country: "BE" });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toMatch(/<details class="account-country" open>/);
+    expect(textOf(refused.body)).toContain("Kies een van de mogelijkheden.");
+    expect((await rows(email))[0]?.country).toBe("NL");
+
+    const moved = await browser.form(country, { country: "DE" });
+    expect(moved.statusCode).toBe(303);
+    const page = textOf((await browser.follow(moved)).body);
+    expect(page).toContain("Je woonland is opgeslagen: Duitsland. Je volgende facturen rekenen met 19% btw.");
+    expect(page).toContain("Land waar je woont Duitsland (19% btw)");
+    expect((await rows(email))[0]?.country).toBe("DE");
+
+    await runRenewals({ database, charges: job, log: silent }, "2026-12-28");
+    await decide((await charges(id))[0]?.page_url ?? null, "paid");
+    const invoice = (await mails(email)).find((m) => m.kind === "subscription-renewed")?.text_body ?? "";
+    expect(invoice).toMatch(/Bedrag: €\s4,99 \(inclusief €\s0,80 btw, 19%; zonder btw €\s4,19\)/);
+  });
+
   it("a failed charge makes it past due and mails a link; retries after 3 and 7 days; the last suspends", async () => {
     const { database } = await open();
     const { charges: job } = instance(database);

@@ -23,6 +23,7 @@ const neverRoutes: readonly RouteId[] = [
   "accountDelete",
   "accountAddressRemove",
   "accountSubscriptionPlan",
+  "accountSubscriptionCountry",
   "editorPhotoRemove",
   "orderClaim",
   "saveDetails",
