@@ -244,6 +244,17 @@ describe("signing up", () => {
     expect(html).toMatch(/id="subscription-email"[^>]*value="geen-adres"/);
   });
 
+  it("says beside each plan's price that it includes VAT, in both languages", async () => {
+    const dutch = plain((await new BrowserSession(shop.app).get("/abonnement")).body);
+    expect(dutch).toMatch(
+      /<p class="plan__price">€\s9,99 per maand <span class="plan__vat">incl\. btw<\/span><\/p>/,
+    );
+    const german = plain((await new BrowserSession(shop.app).get("/abo")).body);
+    expect(german).toMatch(
+      /<p class="plan__price">9,99\s€ pro Monat <span class="plan__vat">inkl\. MwSt\.<\/span><\/p>/,
+    );
+  });
+
   it("asks where the subscriber lives, the page's country chosen, and refuses a country the shop does not serve", async () => {
     const browser = new BrowserSession(shop.app);
     const dutch = plain((await browser.get("/abonnement")).body);
