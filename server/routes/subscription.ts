@@ -284,7 +284,7 @@ export function subscriptionRoutes(app: FastifyInstance, services: Services, rou
           planId: plan.id,
           monthlyCents: plan.monthlyCents,
           offer: plan.offer,
-          country: country,
+          country,
         },
         passwordHash: await hashPassword(values.password ?? ""),
         locale,
