@@ -1,5 +1,7 @@
+import { includedVat } from "../domain/cart-pricing.ts";
 import { formatPrice } from "../domain/money.ts";
 import { unpaidSubscriptionExpiryHours } from "../domain/subscription-lifecycle.ts";
+import { subscriptionVatRate } from "../domain/subscription-vat.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
 import { signupLinkHours } from "../store/signup-repository.ts";
@@ -47,11 +49,13 @@ export function subscriptionConfirmMail(
  */
 export function subscriptionActiveMail(
   t: Translate,
-  subscription: Subscriber & Pick<Subscription, "planId" | "paidUntil">,
+  subscription: Subscriber & Pick<Subscription, "planId" | "paidUntil" | "country">,
   amountCents: number,
   renews = true,
 ): OutgoingMail {
   const locale = subscription.locale as Locale;
+  // The VAT in the first month's price, as every invoice after it says it (ADR 0110).
+  const rate = subscriptionVatRate(subscription);
   return {
     kind: "subscription-welcome",
     ...ofAccount(subscription),
@@ -62,6 +66,8 @@ export function subscriptionActiveMail(
       name: subscription.name,
       plan: planName(t, subscription.planId),
       amount: formatPrice(amountCents, locale),
+      vat: formatPrice(includedVat(amountCents, rate), locale),
+      rate,
       until: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : "",
       recurring: t(renews ? "subscription.renewsMonthly" : "subscription.noRenewal"),
     }),

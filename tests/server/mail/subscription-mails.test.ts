@@ -13,8 +13,22 @@ const missing: string[] = [];
 const i18n = createI18n(loadMessages(paths.locales), (key, locale) => missing.push(`${locale}:${key}`));
 
 const subscriber = {
-  nl: { name: "Anna", email: "anna@example.nl", locale: "nl", planId: "premium", paidUntil: "2026-12-27" },
-  de: { name: "Anja", email: "anja@example.de", locale: "de", planId: "premium", paidUntil: "2026-12-27" },
+  nl: {
+    name: "Anna",
+    email: "anna@example.nl",
+    locale: "nl",
+    country: "NL",
+    planId: "premium",
+    paidUntil: "2026-12-27",
+  },
+  de: {
+    name: "Anja",
+    email: "anja@example.de",
+    locale: "de",
+    country: "DE",
+    planId: "premium",
+    paidUntil: "2026-12-27",
+  },
 } as const;
 
 const expected = {
@@ -28,7 +42,7 @@ const expected = {
     ],
     active: [
       "Je fotoabonnement Premium is actief",
-      "€\u00a04,99",
+      "€\u00a04,99 ontvangen (inclusief €\u00a00,87 btw, 21%)",
       "zondag 27 december 2026",
       "loopt elke maand vanzelf door",
     ],
@@ -45,7 +59,7 @@ const expected = {
     ],
     active: [
       "Ihr Foto-Abo Premium ist aktiv",
-      "4,99\u00a0€",
+      "4,99\u00a0€ erhalten (inklusive 0,80\u00a0€ MwSt., 19 %)",
       "Sonntag, 27. Dezember 2026",
       "verlängert sich jeden Monat automatisch",
     ],
