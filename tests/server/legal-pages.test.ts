@@ -222,6 +222,42 @@ describe("the legal pages", () => {
 });
 
 describe("the product page", () => {
+  it("says with every price that it includes VAT, and whether shipping comes on top", async () => {
+    for (const [url, vat, extra, shippingPage] of [
+      [
+        "/assortiment/fotoafdrukken/klassieke-fotoafdrukken",
+        "incl. btw",
+        "+ verzendkosten",
+        "/verzending-en-levering",
+      ],
+      [
+        "/sortiment/fotoabzuege/klassische-fotoabzuege",
+        "inkl. MwSt.",
+        "zzgl. Versandkosten",
+        "/versand-und-lieferung",
+      ],
+    ] as const) {
+      const offer = /<div class="product__offer"[\s\S]*?<\/div>/.exec(main((await get(url)).body))?.[0] ?? "";
+      expect(textOf(offer)).toContain(vat);
+      expect(offer).toContain(`<a href="${shippingPage}">${extra}</a>`);
+    }
+    // Free shipping says so instead.
+    const book =
+      /<div class="product__offer"[\s\S]*?<\/div>/.exec(
+        (await get("/assortiment/fotoboeken/exclusief-fotoboek")).body,
+      )?.[0] ?? "";
+    expect(textOf(book)).toContain("+ Gratis verzending");
+    expect(book).not.toContain("+ verzendkosten");
+    // Every card of a listing; the cart's tips, whose cards put a product in the cart at once, are the same card.
+    const listing = main((await get("/assortiment/fotoafdrukken")).body);
+    const cards = listing.match(/<article class="product-card">[\s\S]*?<\/article>/g) ?? [];
+    expect(cards.length).toBeGreaterThan(0);
+    for (const card of cards) {
+      expect(textOf(card)).toContain("incl. btw");
+      expect(textOf(card)).toMatch(/\+ (verzendkosten|Gratis verzending)/);
+    }
+  });
+
   it("says near add-to-cart that personalised products cannot be withdrawn, with the terms and withdrawal links", async () => {
     for (const [url, sentence, terms, withdrawal] of [
       [
