@@ -1,13 +1,12 @@
-import { includedVat } from "../domain/cart-pricing.ts";
 import { formatPrice } from "../domain/money.ts";
 import { unpaidSubscriptionExpiryHours } from "../domain/subscription-lifecycle.ts";
-import { subscriptionVatRate } from "../domain/subscription-vat.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
 import { signupLinkHours } from "../store/signup-repository.ts";
 import type { Subscription } from "../store/subscription-repository.ts";
 import { mailDate } from "./order-confirmation.ts";
 import type { OutgoingMail } from "./outbox.ts";
+import { type PaidPeriod, subscriptionInvoice } from "./subscription-invoice.ts";
 
 /** A subscription as its mails name it: the subscriber, the plan's name, the language. */
 type Subscriber = Pick<Subscription, "name" | "email" | "locale"> & Partial<Pick<Subscription, "accountId">>;
@@ -44,32 +43,31 @@ export function subscriptionConfirmMail(
 }
 
 /**
- * The first period is paid: the subscription is active until `paidUntil`. `renews`: the
- * payment made a mandate, so the next periods are charged on it; without one it ends.
+ * The first period is paid: the subscription is active until `paidUntil`, and the mail is
+ * the first month's invoice. `renews`: the payment made a mandate, so the next periods are
+ * charged on it; without one it ends.
  */
 export function subscriptionActiveMail(
   t: Translate,
-  subscription: Subscriber & Pick<Subscription, "planId" | "paidUntil" | "country">,
-  amountCents: number,
+  subscription: Pick<Subscription, "id" | "planId" | "country" | "name" | "email" | "locale"> &
+    Partial<Pick<Subscription, "accountId">>,
+  firstPeriod: PaidPeriod & { invoice: string; paidAt: Date },
   renews = true,
 ): OutgoingMail {
   const locale = subscription.locale as Locale;
-  // The VAT in the first month's price, as every invoice after it says it (ADR 0110).
-  const rate = subscriptionVatRate(subscription);
+  const invoice = subscriptionInvoice(t, subscription, firstPeriod, firstPeriod.invoice, firstPeriod.paidAt);
   return {
     kind: "subscription-welcome",
     ...ofAccount(subscription),
     locale,
     to: subscription.email,
-    subject: t("subscription.mail.subject", { plan: planName(t, subscription.planId) }),
+    subject: t("subscription.mail.subject", { plan: planName(t, subscription.planId), ...invoice }),
     text: t("subscription.mail.body", {
       name: subscription.name,
       plan: planName(t, subscription.planId),
-      amount: formatPrice(amountCents, locale),
-      vat: formatPrice(includedVat(amountCents, rate), locale),
-      rate,
-      until: subscription.paidUntil ? mailDate(subscription.paidUntil, locale) : "",
+      until: mailDate(firstPeriod.periodEnd, locale),
       recurring: t(renews ? "subscription.renewsMonthly" : "subscription.noRenewal"),
+      ...invoice,
     }),
   };
 }

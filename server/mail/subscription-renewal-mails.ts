@@ -1,12 +1,11 @@
-import { includedVat } from "../domain/cart-pricing.ts";
 import { formatPrice } from "../domain/money.ts";
-import { subscriptionVatRate } from "../domain/subscription-vat.ts";
 import type { IsoDate } from "../domain/working-days.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { Subscription } from "../store/subscription-repository.ts";
 import { mailDate } from "./order-confirmation.ts";
 import type { OutgoingMail } from "./outbox.ts";
+import { type PaidPeriod, subscriptionInvoice } from "./subscription-invoice.ts";
 
 /**
  * The mails of a running subscription (ADR 0099), one per fact, each queued in the
@@ -47,34 +46,16 @@ function mail(
   };
 }
 
-type PaidPeriod = { periodStart: IsoDate; periodEnd: IsoDate; amountCents: number; paymentId: string };
-
-/** What an invoice says of a paid period: its number, the dates, the amount and the VAT it includes. */
-function invoiceValues(subscription: Subscriber, paid: PaidPeriod, invoiceNumber: string) {
-  const locale = subscription.locale as Locale;
-  const rate = subscriptionVatRate(subscription);
-  const vat = includedVat(paid.amountCents, rate);
-  return {
-    invoice: invoiceNumber,
-    from: mailDate(paid.periodStart, locale),
-    until: mailDate(paid.periodEnd, locale),
-    amount: formatPrice(paid.amountCents, locale),
-    net: formatPrice(paid.amountCents - vat, locale),
-    vat: formatPrice(vat, locale),
-    rate,
-    payment: paid.paymentId,
-  };
-}
-
 /** A next period was paid: the invoice for it (period, amount, the VAT it includes). */
 export function subscriptionRenewedMail(
   t: Translate,
   subscription: Subscriber,
   charge: PaidPeriod,
   invoiceNumber: string,
+  paidAt: Date,
 ): OutgoingMail {
-  const values = invoiceValues(subscription, charge, invoiceNumber);
-  return mail(t, subscription, "subscription-renewed", "renewed", values);
+  const invoice = subscriptionInvoice(t, subscription, charge, invoiceNumber, paidAt);
+  return mail(t, subscription, "subscription-renewed", "renewed", invoice);
 }
 
 /** A charge failed; it is tried again on `retryOn`, and the link pays it by hand now. */
@@ -145,9 +126,10 @@ export function subscriptionPaidByHandMail(
   subscription: Subscriber,
   payment: PaidPeriod,
   invoiceNumber: string,
+  paidAt: Date,
 ): OutgoingMail {
-  const values = invoiceValues(subscription, payment, invoiceNumber);
-  return mail(t, subscription, "subscription-paid-by-hand", "paidByHand", values);
+  const invoice = subscriptionInvoice(t, subscription, payment, invoiceNumber, paidAt);
+  return mail(t, subscription, "subscription-paid-by-hand", "paidByHand", invoice);
 }
 
 /**
@@ -190,14 +172,16 @@ export function subscriptionUpgradedMail(
   t: Translate,
   subscription: Subscriber,
   change: ChangeOfPlan,
-  paid: { paymentId: string; invoice: string } | undefined,
+  paid: { paymentId: string; invoice: string; at: Date } | undefined,
 ): OutgoingMail {
   const locale = subscription.locale as Locale;
   const shown = { ...subscription, planId: change.to.planId };
   const values = { previous: planName(t, change.from.planId), start: mailDate(change.startsOn, locale) };
   if (!paid) return mail(t, shown, "subscription-upgraded", "upgradedFree", values);
-  const invoice = invoiceValues(
-    subscription,
+  // The invoice is for the new plan: the difference for the rest of the period.
+  const invoice = subscriptionInvoice(
+    t,
+    shown,
     {
       periodStart: change.startsOn,
       periodEnd: change.periodEnd,
@@ -205,6 +189,7 @@ export function subscriptionUpgradedMail(
       paymentId: paid.paymentId,
     },
     paid.invoice,
+    paid.at,
   );
   return mail(t, shown, "subscription-upgraded", "upgraded", { ...values, ...invoice });
 }

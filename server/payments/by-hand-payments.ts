@@ -223,7 +223,7 @@ export function byHandPayments(deps: ByHandPaymentsDeps): ByHandPayments {
           const t = i18n.t[subscription.locale as Locale];
           await enqueueMail(
             inner,
-            subscriptionPaidByHandMail(t, changed, { ...row, paymentId }, invoiceNumber(row)),
+            subscriptionPaidByHandMail(t, changed, { ...row, paymentId }, invoiceNumber(row), at),
             at,
           );
           mailed = true;

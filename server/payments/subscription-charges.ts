@@ -192,7 +192,7 @@ export function subscriptionCharges(deps: SubscriptionChargesDeps): Subscription
             if (!full) return;
             await enqueueMail(
               inner,
-              subscriptionRenewedMail(t, changed, { ...full, paymentId }, invoiceNumber(full)),
+              subscriptionRenewedMail(t, changed, { ...full, paymentId }, invoiceNumber(full), at),
               at,
             );
             mailed = true;

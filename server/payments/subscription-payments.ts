@@ -28,6 +28,7 @@ import {
   type StartResult,
 } from "./payable.ts";
 import type { PaymentProvider, PaymentStatus } from "./provider.ts";
+import { invoiceNumber } from "./subscription-charges.ts";
 
 export interface SubscriptionPayments {
   /** Starts (or offers again the open) payment of the first period; as orderPayments.start. */
@@ -108,9 +109,27 @@ export function subscriptionPayments(deps: SubscriptionPaymentsDeps): Subscripti
             // The mandate the first payment made: the next periods are charged on it.
             if (payment.mandateId)
               await subscriptions.rememberProvider(subscription.id, { mandateId: payment.mandateId }, trx);
+            // Activation gave the first period its dates: the welcome is its invoice.
+            if (!changed.paidFrom || !changed.paidUntil)
+              throw new Error("an active subscription has a paid period");
+            const firstPeriod = { periodStart: changed.paidFrom, periodEnd: changed.paidUntil };
             await enqueueMail(
               trx,
-              subscriptionActiveMail(i18n.t[locale], changed, amountCents, Boolean(payment.mandateId)),
+              subscriptionActiveMail(
+                i18n.t[locale],
+                changed,
+                {
+                  ...firstPeriod,
+                  amountCents,
+                  paymentId,
+                  invoice: invoiceNumber({
+                    subscriptionId: subscription.id,
+                    periodStart: firstPeriod.periodStart,
+                  }),
+                  paidAt: change.at,
+                },
+                Boolean(payment.mandateId),
+              ),
               change.at,
             );
           },

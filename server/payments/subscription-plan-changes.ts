@@ -346,6 +346,7 @@ export function subscriptionPlanChanges(deps: SubscriptionPlanChangesDeps): Subs
           subscriptionUpgradedMail(t, subscription, again, {
             paymentId,
             invoice: planChangeInvoiceNumber(again),
+            at,
           }),
           at,
         );

@@ -163,9 +163,9 @@ describe.each(testDatabases())("changing a subscription's plan on $name", (targe
     );
     expect(invoices[0]?.text_body).toContain("Periode: zondag 13 december 2026 t/m zondag 27 december 2026");
     // € 1,00 with 21% VAT in it: € 0,17.
-    expect(invoices[0]?.text_body).toMatch(
-      /Bedrag: €\s1,00 \(inclusief €\s0,17 btw, 21%; zonder btw €\s0,83\)/,
-    );
+    expect(invoices[0]?.text_body).toMatch(/Bedrag zonder btw: €\s0,83\nBtw 21%: €\s0,17\nTotaal: €\s1,00\n/);
+    // The invoice is for the plan upgraded to.
+    expect(invoices[0]?.text_body).toContain("Omschrijving: fotoabonnement Premium\n");
     expect(await pageText(browser)).not.toContain("Je overstap naar Premium loopt");
 
     // The webhook again changes nothing and mails nothing.
