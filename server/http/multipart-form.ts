@@ -67,7 +67,8 @@ export async function readMultipartForm(
   /** Called for each file in turn; `fields` holds the fields that came before it. */
   onFile: (file: ReceivedFile, fields: Readonly<Record<string, string[]>>) => Promise<void>,
 ): Promise<MultipartForm | undefined> {
-  const fields: Record<string, string[]> = {};
+  // Without a prototype: a field named "constructor" or "__proto__" is a field like any other.
+  const fields: Record<string, string[]> = Object.create(null);
   const add = (name: string, value: string) => {
     if (name === "_csrf") return;
     const list = fields[name] ?? [];

@@ -259,6 +259,33 @@ describe("starting a project without JavaScript", () => {
     expect(refused.body).not.toContain("Kies minstens");
   });
 
+  it("takes a field named like an object's own property as any other field, or refuses it in a multipart form", async () => {
+    const browser = new BrowserSession(shop.app);
+    await browser.get(startFor);
+    const odd = ["constructor", "__proto__", "toString", "hasOwnProperty"];
+    // Sent without files: the form comes back asking for a photo, as for any form without one.
+    const asForm = await browser.form(start, {
+      product: "exclusive-photobook",
+      format: "portrait:21x30",
+      ...Object.fromEntries(odd.map((name) => [name, "1"])),
+    });
+    expect(asForm.statusCode).toBe(422);
+    expect(asForm.body).toContain("Kies minstens één foto voor je fotoboek.");
+    // With files, the multipart reader refuses such a name itself: the page for a malformed request.
+    for (const name of odd) {
+      const res = await browser.post(
+        start,
+        multipart([
+          { name: "_csrf", value: browser.token },
+          { name: "product", value: "exclusive-photobook" },
+          { name, value: "1" },
+        ]),
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain("Dit verzoek klopt niet");
+    }
+  });
+
   it("starts no more than 50 books for one browser, and says what to do instead", async () => {
     const browser = new BrowserSession(shop.app);
     const first = await startProject(browser, [{ filename: "een.jpg", data: await photos.jpeg() }]);
