@@ -7,11 +7,17 @@
  */
 
 export const phoneMaxWidth = 480;
+/**
+ * Below this a phone's row in the header has room for the logo's icon but not its name. The
+ * narrowest screen a page must fit is 320 px (WCAG 1.4.10: a 1280 px window zoomed to 400%).
+ */
+export const narrowPhoneMaxWidth = 359;
 export const tabletMaxWidth = 725;
 /** The transform panel's sizes change above these (spec); footer, cards and spreads go two-column above 600 too. */
 export const panelWidths = [600, 800] as const;
 
 export const phoneQuery = `(max-width: ${phoneMaxWidth}px)`;
+export const narrowPhoneQuery = `(max-width: ${narrowPhoneMaxWidth}px)`;
 /** Phones and tablets: where the tabs become an accordion and the add-to-cart bar appears. */
 export const tabletQuery = `(max-width: ${tabletMaxWidth}px)`;
 // Typed as template literals, not built by a helper: a bundler drops an unused literal,

@@ -1,4 +1,4 @@
-import { desktopQuery, panelWidths, phoneQuery, tabletQuery } from "./breakpoints.ts";
+import { desktopQuery, narrowPhoneQuery, panelWidths, phoneQuery, tabletQuery } from "./breakpoints.ts";
 
 /*
  * What the build does with the widths in breakpoints.ts for the style sheets. Apart from
@@ -11,6 +11,7 @@ import { desktopQuery, panelWidths, phoneQuery, tabletQuery } from "./breakpoint
  * name fails the build.
  */
 export const customMedia: Readonly<Record<string, string>> = {
+  "--narrow-phone": narrowPhoneQuery,
   "--phone": phoneQuery,
   "--tablet-or-phone": tabletQuery,
   "--desktop": desktopQuery,

@@ -24,6 +24,7 @@ describe("the shop's screen widths", () => {
       "@media screen and (max-width: 725px) {",
     );
     expect(customMedia["--wider-than-800"]).toBe("(min-width: 801px)");
+    expect(customMedia["--narrow-phone"]).toBe("(max-width: 359px)");
   });
 
   it("leave other media queries alone and stop the build at an unknown name", () => {
