@@ -60,7 +60,7 @@ export const contract = defineHook({
   companions: {
     "data-search-href": "On a suggestion (partials/support-search-suggestions): the page it opens",
     "data-search-kind":
-      'On a suggestion: "faq", "product", or "all" for the one that leads to the results page',
+      'On a suggestion: "faq", "product", "page", or "all" for the one that leads to the results page',
     "data-search-position": "On a suggestion: its place in the list, for analytics",
     "data-search-total": 'On the "all" suggestion: how many results the query has',
   },

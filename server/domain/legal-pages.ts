@@ -37,6 +37,8 @@ export interface LegalPage {
   html: string;
   /** The Markdown with its placeholders filled in: plain text that reads well in a mail. */
   markdown: string;
+  /** Each heading, paragraph, list item and table cell below the title, as plain text, for the search. */
+  text: string[];
 }
 
 export interface LegalPages {
@@ -190,6 +192,11 @@ export function renderLegalPage(
     description: descriptionOf(tokens),
     html: markdown.renderer.render(tokens, markdown.options, env),
     markdown: filled,
+    text: tokens
+      .slice(3)
+      .filter((token) => token.type === "inline")
+      .map((token) => plainTextOf(token).replace(/\s+/g, " ").trim())
+      .filter((text) => text !== ""),
   };
 }
 

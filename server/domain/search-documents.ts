@@ -10,12 +10,26 @@ export interface SearchSources {
   /** A question's address in this language. */
   questionHref: (topic: FaqTopic, questionSlug: string) => string;
   productHref: (product: Product) => string;
+  /** The information pages (the legal pages, the contract forms), each with its text. */
+  pages: readonly SearchPage[];
+}
+
+/** An information page as the search reads it. */
+export interface SearchPage {
+  id: string;
+  title: string;
+  href: string;
+  /** The footer group it is linked from. */
+  context: string;
+  body: readonly string[];
+  /** Its link text in the footer, where that differs from its title. */
+  aliases?: readonly string[];
 }
 
 /**
  * What the support search finds, in one language: every FAQ question (its answer as
- * text, without link markup, and its topic) and every product (its summary and
- * category), in the order the content files list them.
+ * text, without link markup, and its topic), every product (its summary and category),
+ * in the order the content files list them, and the information pages after them.
  */
 export function searchDocuments({
   locale,
@@ -23,6 +37,7 @@ export function searchDocuments({
   catalogue,
   questionHref,
   productHref,
+  pages,
 }: SearchSources): SearchDocument[] {
   const questions = topics.flatMap((topic) =>
     topic.questions.map(
@@ -46,5 +61,5 @@ export function searchDocuments({
       body: [p.summary[locale]],
     }),
   );
-  return [...questions, ...products];
+  return [...questions, ...products, ...pages.map((page): SearchDocument => ({ kind: "page", ...page }))];
 }

@@ -2,25 +2,27 @@ import type { Locale } from "../i18n/locales.ts";
 import { bestMatch, matchStrength, type Term, terms, type Word, words } from "./search-normalise.ts";
 
 /**
- * The support search over FAQ questions and products, in one language: an index made once
- * from the documents (their words folded and placed), queried with the rule of
- * search-normalise.ts. Every term of a query must match (AND); a document ranks by where
- * its terms match: in the title above in the text, a word that starts with the term above
- * one that only contains its stem. Equal scores keep the documents' own order.
+ * The support search over FAQ questions, products and the information pages, in one
+ * language: an index made once from the documents (their words folded and placed), queried
+ * with the rule of search-normalise.ts. Every term of a query must match (AND); a document
+ * ranks by where its terms match: in the title above in the text, a word that starts with
+ * the term above one that only contains its stem. Equal scores keep the documents' own order.
  */
 
-export type SearchKind = "faq" | "product";
+export type SearchKind = "faq" | "product" | "page";
 
-/** One thing the search can find: a FAQ question or a product, in one language. */
+/** One thing the search can find, in one language: a FAQ question, a product, an information page. */
 export interface SearchDocument {
   kind: SearchKind;
   id: string;
   title: string;
   href: string;
-  /** Where it belongs, shown with it and searched as text: the FAQ topic, the product's category. */
+  /** Where it belongs, shown with it and searched as text: a FAQ topic, a category, a footer group. */
   context: string;
-  /** The text searched besides the title, and where the snippet comes from: answer paragraphs, a summary. */
+  /** The text searched besides the title, where the snippet comes from: answers, a summary, a page. */
   body: readonly string[];
+  /** Other names it goes by, searched as its title but not shown: a page's footer link ("AGB"). */
+  aliases?: readonly string[];
 }
 
 /** A piece of a snippet; hit marks a word that matched the query. */
@@ -106,7 +108,7 @@ export function createSearchIndex(documents: readonly SearchDocument[], locale: 
     const paragraphs = document.body.map((p) => words(p, locale));
     return {
       document,
-      title: words(document.title, locale),
+      title: [document.title, ...(document.aliases ?? [])].flatMap((name) => words(name, locale)),
       text: [...words(document.context, locale), ...paragraphs.flat()],
       paragraphs,
     };

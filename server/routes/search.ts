@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { legalPageIds } from "../domain/legal-pages.ts";
 import {
   createSearchIndex,
   cutQuery,
@@ -6,7 +7,7 @@ import {
   type SearchIndex,
   type SearchKind,
 } from "../domain/search.ts";
-import { searchDocuments } from "../domain/search-documents.ts";
+import { type SearchPage, searchDocuments } from "../domain/search-documents.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { faqVersion } from "../http/rendering/page-variants.ts";
 import type { Services } from "../http/services.ts";
@@ -15,7 +16,43 @@ import { type Locale, perLocale } from "../i18n/locales.ts";
 /** How many suggestions the field offers as the shopper types; the results page lists every hit. */
 export const suggestionLimit = 6;
 
-const kinds: readonly SearchKind[] = ["faq", "product"];
+const kinds: readonly SearchKind[] = ["faq", "product", "page"];
+
+/**
+ * The information pages the search finds, so that "retourneren" or "kündigen" leads to
+ * them: the legal pages with their whole text, and the subscription's contract forms
+ * ("Verträge hier kündigen", "Vertrag widerrufen") by their title and introduction.
+ */
+function informationPages(services: Services, locale: Locale): SearchPage[] {
+  const { legal, i18n } = services;
+  const t = i18n.t[locale];
+  const legalPages = legalPageIds.map((id): SearchPage => {
+    const page = legal.page(id, locale);
+    return {
+      id,
+      title: page.title,
+      href: i18n.routes.pathFor(id, locale),
+      context: t("legal.footer.heading"),
+      body: page.text,
+      aliases: [t(`legal.footer.links.${id}`)],
+    };
+  });
+  const contractForms = (
+    [
+      ["contractCancel", "cancel"],
+      ["contractWithdraw", "withdraw"],
+    ] as const
+  ).map(
+    ([id, key]): SearchPage => ({
+      id,
+      title: t(`contractForms.${key}.title`),
+      href: i18n.routes.pathFor(id, locale),
+      context: t("contractForms.footer.heading"),
+      body: [t(`contractForms.${key}.intro`), t("contractForms.noSignIn")],
+    }),
+  );
+  return [...legalPages, ...contractForms];
+}
 
 /** The index per language: made at start-up, and again once the FAQ's files were taken in anew. */
 function searchIndexes(services: Services): (locale: Locale) => SearchIndex {
@@ -30,6 +67,7 @@ function searchIndexes(services: Services): (locale: Locale) => SearchIndex {
           questionHref: (topic, question) =>
             i18n.routes.pathFor("faqQuestion", locale, { topic: topic.slug, question }),
           productHref: (product) => links.product(product, locale),
+          pages: informationPages(services, locale),
         }),
         locale,
       ),

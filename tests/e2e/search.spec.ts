@@ -15,7 +15,7 @@ test.describe("The support search, without JavaScript @no-js-only @once", () => 
     await page.getByRole("searchbox", { name: words.nl.field }).fill("levertijden");
     await page.getByRole("button", { name: words.nl.button, exact: true }).click();
     await expect(page, situation).toHaveURL("/klantenservice/zoeken?q=levertijden");
-    await expect(page.getByText("3 resultaten voor „levertijden”")).toBeVisible();
+    await expect(page.getByText("5 resultaten voor „levertijden”")).toBeVisible();
     await expect(page.getByRole("heading", { name: "Veelgestelde vragen (3)" })).toBeVisible();
     await expect(page.getByRole("searchbox", { name: words.nl.field })).toHaveValue("levertijden");
     await expectAccessible(page, `on the results page ${situation}`);
@@ -68,8 +68,8 @@ test.describe("The support search, with JavaScript @js-only", () => {
     const listbox = page.getByRole("listbox", { name: words.nl.suggestions });
     await expect(listbox, situation).toBeVisible();
     await expect(field).toHaveAttribute("aria-expanded", "true");
-    await expect(listbox.getByRole("option")).toHaveCount(3);
-    await expect(page.locator("[data-support-search-status]")).toHaveText("3 suggesties");
+    await expect(listbox.getByRole("option")).toHaveCount(5);
+    await expect(page.locator("[data-support-search-status]")).toHaveText("5 suggesties");
     await field.press("ArrowDown");
     await field.press("ArrowDown");
     const second = listbox.getByRole("option").nth(1);

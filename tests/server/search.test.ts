@@ -32,10 +32,15 @@ describe("the results page", () => {
     const page = main(res.body);
     expect(res.body).toContain("<title>Zoekresultaten voor „levertijd” | Fotohoek</title>");
     expect(page).toContain("<h1>Zoeken in de klantenservice</h1>");
-    expect(page).toContain('<p class="search-results__count">3 resultaten voor „levertijd”</p>');
+    expect(page).toContain('<p class="search-results__count">5 resultaten voor „levertijd”</p>');
     expect(page).toMatch(
       /<h2[^>]*>Veelgestelde vragen <span class="search-results__group-count">\(3\)<\/span><\/h2>/,
     );
+    // After the questions, the pages whose text speaks of it.
+    expect(page).toMatch(
+      /<h2[^>]*>Pagina&#39;s <span class="search-results__group-count">\(2\)<\/span><\/h2>/,
+    );
+    expect(page).toContain('href="/verzending-en-levering"');
     expect(page).toContain('href="/klantenservice/faq/levering/feestdagen"');
     // "Levertijden" in the answer, found by its singular, is marked in the snippet.
     expect(page).toContain("<mark>levertijden</mark>");
@@ -43,6 +48,27 @@ describe("the results page", () => {
     expect(page).toMatch(/<input [^>]*name="q" type="search" value="levertijd"/);
     // No product is about delivery times: no empty product group.
     expect(page).not.toContain("Producten");
+  });
+
+  it("finds the pages on returning, cancelling and the terms, by their words or their name in the footer", async () => {
+    const links = async (path: string, query: string) =>
+      [
+        ...main((await get(search(path, query))).body).matchAll(
+          /class="search-result__link" href="([^"]+)"/g,
+        ),
+      ].map((m) => m[1]);
+    expect(await links("/klantenservice/zoeken", "retourneren")).toContain("/retourneren-en-klachten");
+    expect(await links("/klantenservice/zoeken", "opzeggen")).toContain("/opzeggen");
+    expect(await links("/klantenservice/zoeken", "herroepen")).toEqual(
+      expect.arrayContaining(["/herroepingsrecht", "/herroepen"]),
+    );
+    // The German terms' title is "Allgemeine Geschäftsbedingungen"; the footer calls them AGB.
+    expect((await links("/kundenservice/suche", "AGB"))[0]).toBe("/agb");
+    expect(await links("/kundenservice/suche", "kündigen")).toContain("/kuendigen");
+    expect(await links("/kundenservice/suche", "Impressum")).toContain("/impressum");
+    const page = main((await get(search("/kundenservice/suche", "Reklamation"))).body);
+    expect(page).toMatch(/<h2[^>]*>Seiten <span class="search-results__group-count">\(\d+\)<\/span><\/h2>/);
+    expect(page).toContain('<p class="search-result__context">Rechtliches</p>');
   });
 
   it("lists German questions and products, grouped, whether the shopper types umlauts or not", async () => {
@@ -168,7 +194,7 @@ describe("the suggestions for the ajax hook", () => {
     expect(res.headers["x-robots-tag"]).toBe("noindex");
     expect(res.body).not.toContain("<html");
     const options = [...res.body.matchAll(/<li class="support-search__option" role="option"[^>]*>/g)];
-    expect(options).toHaveLength(3);
+    expect(options).toHaveLength(5);
     expect(res.body).toContain(
       'data-search-href="/klantenservice/faq/levering/levertijd" data-search-kind="faq" data-search-position="1"',
     );

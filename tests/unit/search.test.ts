@@ -105,6 +105,41 @@ describe("the query", () => {
   });
 });
 
+describe("an information page", () => {
+  const terms = {
+    id: "terms",
+    title: "Allgemeine Geschäftsbedingungen",
+    href: "/agb",
+    context: "Rechtliches",
+    body: ["Diese Bedingungen gelten für jede Bestellung.", "Die Versandkosten stehen in der Übersicht."],
+    aliases: ["AGB"],
+  };
+  const index = createSearchIndex(
+    searchDocuments({
+      locale: "de",
+      topics: [],
+      catalogue: loadCatalogue(resolve(projectRoot, "content/catalogue.json")),
+      questionHref: () => "",
+      productHref: () => "",
+      pages: [terms],
+    }).filter((d) => d.kind === "page"),
+    "de",
+  );
+
+  it("is found by its text, with the paragraph that matched as its snippet", () => {
+    const [hit] = index.search("versandkosten");
+    expect(hit?.document).toMatchObject({ kind: "page", id: "terms", href: "/agb" });
+    expect(hit?.snippet.map((part) => part.text).join("")).toBe("Die Versandkosten stehen in der Übersicht.");
+  });
+
+  it("is found by its name in the footer as by its title, which ranks above its text", () => {
+    const byName = index.search("AGB");
+    expect(byName.map((h) => h.document.id)).toEqual(["terms"]);
+    expect(byName[0]?.score).toBe(index.search("Geschäftsbedingungen")[0]?.score);
+    expect(byName[0]?.score).toBeGreaterThan(index.search("Bestellung")[0]?.score ?? 0);
+  });
+});
+
 describe("the shop's documents", () => {
   const catalogue = loadCatalogue(resolve(projectRoot, "content/catalogue.json"));
   const faq = loadFaq(resolve(projectRoot, "content/faq"));
@@ -116,6 +151,7 @@ describe("the shop's documents", () => {
         catalogue,
         questionHref: (topic, question) => `/${locale}/${topic.slug}/${question}`,
         productHref: (product) => `/${locale}/product/${product.slug[locale]}`,
+        pages: [],
       }),
       locale,
     );
@@ -127,6 +163,7 @@ describe("the shop's documents", () => {
       catalogue,
       questionHref: (topic, question) => `/${topic.slug}/${question}`,
       productHref: (product) => `/p/${product.id}`,
+      pages: [],
     });
     const questions = faq.topics("nl").flatMap((t) => t.questions);
     expect(documents.filter((d) => d.kind === "faq")).toHaveLength(questions.length);
