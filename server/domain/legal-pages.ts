@@ -35,8 +35,12 @@ export interface LegalPage {
   description: string;
   /** Rendered from Markdown that cannot hold markup of its own: safe for <%~ %>. */
   html: string;
-  /** The Markdown with its placeholders filled in: plain text that reads well in a mail. */
-  markdown: string;
+  /**
+   * The page as plain text for a mail: headings and paragraphs on lines of their own, lists
+   * with their marks, a link as its words with the address after them, the shop's own links
+   * made absolute with `origin`.
+   */
+  mailText(origin: string): string;
   /** Each heading, paragraph, list item and table cell below the title, as plain text, for the search. */
   text: string[];
 }
@@ -137,6 +141,90 @@ function descriptionOf(tokens: Token[]): string {
   return `${cut.slice(0, cut.lastIndexOf(" "))} …`;
 }
 
+/**
+ * An inline run as a mail shows it: the words as markdown-it read them (escapes gone), line
+ * breaks kept, and each link's address in brackets after its words, unless the words are
+ * the address (an e-mail address, a URL written out) or it leads to a heading of the page.
+ */
+function mailInline(token: Token, origin: string): string {
+  let text = "";
+  let linkStart = 0;
+  let href = "";
+  for (const child of token.children ?? []) {
+    if (child.type === "softbreak" || child.type === "hardbreak") text += "\n";
+    else if (child.type === "link_open") {
+      href = String(child.attrGet("href") ?? "");
+      linkStart = text.length;
+    } else if (child.type === "link_close") {
+      const words = text.slice(linkStart);
+      const address = href.startsWith("/") ? `${origin}${href}` : href.replace(/^(mailto|tel):/, "");
+      // A link to a heading of the same page leads nowhere in a mail: its words only.
+      if (words !== address && !href.startsWith("#")) text += ` (${address})`;
+    } else text += child.content;
+  }
+  return text;
+}
+
+/**
+ * The page's tokens as the plain text of a mail: a blank line between headings and
+ * paragraphs, a list's items and a table's rows on consecutive lines.
+ */
+function mailTextOf(tokens: readonly Token[], origin: string): string {
+  // A list (with the lists inside it) or a table is one group: its lines stay together.
+  const blocks: Array<{ kind: "text" | "item" | "row"; text: string; group: number }> = [];
+  const lists: Array<{ ordered: boolean }> = [];
+  let group = 0;
+  let row: string[] | undefined;
+  let mark = "";
+  for (const token of tokens) {
+    switch (token.type) {
+      case "bullet_list_open":
+      case "ordered_list_open":
+        if (lists.length === 0) group++;
+        lists.push({ ordered: token.type === "ordered_list_open" });
+        break;
+      case "table_open":
+        group++;
+        break;
+      case "bullet_list_close":
+      case "ordered_list_close":
+        lists.pop();
+        break;
+      case "list_item_open":
+        mark = lists.at(-1)?.ordered ? `${token.info}${token.markup} ` : "- ";
+        break;
+      case "tr_open":
+        row = [];
+        break;
+      case "tr_close":
+        blocks.push({ kind: "row", text: (row ?? []).join(" | "), group });
+        row = undefined;
+        break;
+      case "inline": {
+        const text = mailInline(token, origin);
+        if (row) row.push(text);
+        else if (lists.length > 0) {
+          // An item's first paragraph follows its mark; a later one is indented under it.
+          const indent = "  ".repeat(lists.length - 1);
+          blocks.push({ kind: "item", text: `${indent}${mark || "  "}${text}`, group });
+          mark = "";
+        } else blocks.push({ kind: "text", text, group });
+        break;
+      }
+      case "hr":
+        blocks.push({ kind: "text", text: "----------------------------------------", group });
+        break;
+    }
+  }
+  return blocks
+    .map((block, i) => {
+      const before = blocks[i - 1];
+      const together = before && block.kind !== "text" && before.group === block.group;
+      return i === 0 || together ? block.text : `\n${block.text}`;
+    })
+    .join("\n");
+}
+
 /** One page in one locale: its placeholders filled, its links checked, its headings given ids. */
 export function renderLegalPage(
   source: string,
@@ -191,7 +279,7 @@ export function renderLegalPage(
     title,
     description: descriptionOf(tokens),
     html: markdown.renderer.render(tokens, markdown.options, env),
-    markdown: filled,
+    mailText: (origin) => mailTextOf(tokens, origin),
     text: tokens
       .slice(3)
       .filter((token) => token.type === "inline")
@@ -214,13 +302,7 @@ export function buildLegalPages(sources: LegalPageSources, options: LegalPageOpt
   const page = (id: LegalPageId, locale: Locale) => pages.get(`${id} ${locale}`) as LegalPage;
   return {
     page,
-    mailText(id, locale, origin) {
-      // The same links as on the page, readable in a mail: "[text](https://shop/path)".
-      return page(id, locale).markdown.replace(
-        /\]\(route:([A-Za-z]+)(#[\w-]+)?\)/g,
-        (_, route: string, anchor = "") => `](${origin}${options.routePath(route, locale)}${anchor})`,
-      );
-    },
+    mailText: (id, locale, origin) => page(id, locale).mailText(origin),
   };
 }
 

@@ -49,6 +49,50 @@ describe("a legal page's Markdown", () => {
     expect(() => render("# T\n\n[x](route:nope)")).toThrow(/x\.md:3: no route "nope"/);
   });
 
+  it("reads as plain text in a mail: no Markdown marks or escapes, each link's address after its words", () => {
+    const page = render(
+      [
+        "# Voorwaarden",
+        "Verkoper: {company.name}, [mail ons](mailto:hulp@shop.test) of [hulp@shop.test](mailto:hulp@shop.test).",
+        "## Artikel 1",
+        "Zie **de** [voorwaarden](route:terms#artikel-2) en [hierboven](#artikel-1).\nTweede regel.",
+        "1. Eerst\n2. Dan",
+        "- Een\n- Twee",
+        "{shipping.costs}",
+      ].join("\n\n"),
+    );
+    expect(page.mailText("https://shop.test")).toBe(
+      [
+        "Voorwaarden",
+        "",
+        "Verkoper: Foto_hoek *B.V.*, mail ons (hulp@shop.test) of hulp@shop.test.",
+        "",
+        "Artikel 1",
+        "",
+        "Zie de voorwaarden (https://shop.test/algemene-voorwaarden#artikel-2) en hierboven.\nTweede regel.",
+        "",
+        "1. Eerst\n2. Dan",
+        "",
+        "- Een\n- Twee",
+        "",
+        "a | b\n1 | 2",
+      ].join("\n"),
+    );
+    expect(page.text).toEqual([
+      "Verkoper: Foto_hoek *B.V.*, mail ons of hulp@shop.test.",
+      "Artikel 1",
+      "Zie de voorwaarden en hierboven. Tweede regel.",
+      "Eerst",
+      "Dan",
+      "Een",
+      "Twee",
+      "a",
+      "b",
+      "1",
+      "2",
+    ]);
+  });
+
   it("fills placeholders with the shop's facts, escaped, and names an unknown one with its line", () => {
     const page = render("# T\n\nVerkoper: {company.name}\n\n{shipping.costs}");
     expect(page.html).toContain("Verkoper: Foto_hoek *B.V.*");
