@@ -54,7 +54,7 @@ test.describe("The photo subscription month after month", () => {
     await page.getByLabel("Bezahlt", { exact: true }).check();
     await page.getByRole("button", { name: "Ergebnis bestätigen" }).click();
     await expect(page.locator("main"), situation).toContainText("Dieser Monat ist bezahlt.");
-    expect(await mailTo(email, "subscription-paid-by-hand")).toContain("Vielen Dank für Ihre Zahlung");
+    expect(await mailTo(email, "subscription-paid-by-hand")).toContain("vielen Dank für Ihre Zahlung");
     const repaired = shown(shop, id);
     expect(repaired.text).toContain(": actief");
     expect(repaired.paidUntil > renewed.paidUntil).toBe(true);

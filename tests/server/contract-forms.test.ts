@@ -274,7 +274,7 @@ describe.each(testDatabases())("the cancellation and withdrawal forms on $name",
     const receipt = (await mails("juergen@example.test")).find((m) => m.kind === "contract-cancel-received");
     expect(receipt?.locale).toBe("de");
     expect(receipt?.text_body).toContain(
-      "Am Mittwoch, 2. Dezember 2026 um 10:15 ist diese Kündigung bei uns eingegangen:",
+      "am Mittwoch, 2. Dezember 2026 um 10:15 ist diese Kündigung bei uns eingegangen:",
     );
     expect(receipt?.text_body).toContain(
       "Art der Kündigung: Außerordentliche Kündigung (aus wichtigem Grund)",

@@ -211,7 +211,7 @@ describe.each(testDatabases())("changing a subscription's plan on $name", (targe
     expect(mail?.locale).toBe("de");
     expect(mail?.subject).toBe("Ihr Wechsel zu Premium hat nicht geklappt");
     expect(mail?.text_body).toMatch(
-      /Wir konnten 1,00\s€ für Ihren Wechsel zum Foto-Abo Premium nicht abbuchen/,
+      /wir konnten 1,00\s€ für Ihren Wechsel zum Foto-Abo Premium nicht abbuchen/,
     );
     expect(mail?.text_body).toContain("Ihr Abo bleibt Plus.");
     const page = await pageText(browser, "de");

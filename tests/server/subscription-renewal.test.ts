@@ -95,6 +95,10 @@ describe.each(testDatabases())("renewing subscriptions on $name", (target) => {
     expect(await invoiceOf("woont-in-nl@example.test")).toMatch(
       /Betrag ohne MwSt\.: 4,12\s€\nMwSt\. 21 %: 0,87\s€\nGesamtbetrag: 4,99\s€\n/,
     );
+    // Addressed as every German mail of the shop is, in the formal register.
+    expect(await invoiceOf("woont-in-nl@example.test")).toMatch(
+      /^Guten Tag [^,\n]+,\n\nIhr Foto-Abo Premium/,
+    );
     expect(await invoiceOf("woont-in-de@example.test")).toMatch(
       /Bedrag zonder btw: €\s4,19\nBtw 19%: €\s0,80\nTotaal: €\s4,99\n/,
     );
