@@ -88,7 +88,7 @@ async function ship(lifecycle: OrderLifecycleRepository, orderId: number, i18n: 
   // In the transaction that ships the order: the mail is queued with the change or not at all.
   const queueShippingMail: AfterChange = async (trx, _from, _to, change) => {
     const order = await orderForMail(trx, change.orderId);
-    await enqueueMail(trx, shippingMail(i18n.t[order.locale], order, change.orderId), change.at);
+    await enqueueMail(trx, shippingMail(i18n.t[order.locale], order, change.orderId, change.at), change.at);
     mailed = `${order.address.email} (${languages[order.locale]})`;
   };
   const result = await lifecycle.applyOrderEvent(orderId, { type: "shipped" }, new Date(), {

@@ -2,9 +2,11 @@ import type { Product } from "./catalogue.ts";
 import {
   type CutOff,
   type DayWindow,
+  deliveryWindow,
   dispatchWindow,
   localMoment,
   productionStart,
+  transitDays,
 } from "./delivery-times.ts";
 import type { Country } from "./working-days.ts";
 
@@ -46,4 +48,12 @@ export function dispatchAfterPayment(
     { min: Math.max(1, production.min), max: Math.max(1, production.max) },
     country,
   );
+}
+
+/**
+ * When an order sent in `dispatch` is expected at the door: the carrier's working days to
+ * the country after it, as the overview promised before the order (delivery-times.ts).
+ */
+export function deliveryAfterDispatch(dispatch: DayWindow, country: Country): DayWindow {
+  return deliveryWindow(dispatch, transitDays[country], country);
 }

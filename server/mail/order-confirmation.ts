@@ -3,6 +3,7 @@ import type { DayWindow } from "../domain/delivery-times.ts";
 import type { LegalPages } from "../domain/legal-pages.ts";
 import { formatPrice } from "../domain/money.ts";
 import { orderNumber } from "../domain/order-number.ts";
+import { deliveryAfterDispatch } from "../domain/order-production.ts";
 import { intlLocale, type Locale } from "../i18n/locales.ts";
 import { choiceText, workingDaysText } from "../i18n/product-texts.ts";
 import type { Translate } from "../i18n/translate.ts";
@@ -86,6 +87,9 @@ export function orderConfirmationMail(
     t("overview.deliveryHeading"),
     t("overview.production", { days: workingDaysText(t, order.production) }),
     t("orderMail.dispatch", { window: mailWindow(paid.dispatch, order.locale) }),
+    t("orderMail.delivery", {
+      window: mailWindow(deliveryAfterDispatch(paid.dispatch, order.address.country), order.locale),
+    }),
     "",
     t("orderMail.pageLink", { url: paid.pageUrl }),
     "",

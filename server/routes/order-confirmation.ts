@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PaymentState } from "../../islands/payment-status/contract.ts";
 import { addressLines } from "../domain/delivery-address.ts";
-import { localMoment, parseCutOff } from "../domain/delivery-times.ts";
+import { type DayWindow, localMoment, parseCutOff } from "../domain/delivery-times.ts";
 import { awaitsPayment, isOrderStatus, isPaid, type OrderStatus } from "../domain/order-lifecycle.ts";
 import { orderLinkHolds, orderLinkParameter, orderPagePath } from "../domain/order-link.ts";
 import { orderIdOf, orderNumber } from "../domain/order-number.ts";
-import { dispatchAfterPayment } from "../domain/order-production.ts";
+import { deliveryAfterDispatch, dispatchAfterPayment } from "../domain/order-production.ts";
 import { hashPassword } from "../domain/password-hash.ts";
 import { saveDetailsForm } from "../forms/account-forms.ts";
 import type { FieldError } from "../forms/form.ts";
@@ -81,19 +81,33 @@ export function orderConfirmationRoutes(
   const ownOrder = (request: FastifyRequest) => openOrder(services, request);
   const secret = services.config.cookieSecret;
 
-  /** When a paid order goes out, or went: from the moments its life stored. */
-  const dispatchText = async (order: Order, status: OrderStatus, locale: Locale) => {
+  /**
+   * When a paid order goes out, or went, and when it is expected at the door: from the
+   * moments its life stored.
+   */
+  const dispatchTexts = async (order: Order, status: OrderStatus, locale: Locale) => {
     const t = i18n.t[locale];
-    if (!isPaid(status)) return undefined;
+    if (!isPaid(status)) return {};
     const transitions = await orderLifecycleRepository(services.database.db).transitionsOf(order.id);
+    const country = order.address.country;
+    const expected = (dispatch: DayWindow) =>
+      t("order.deliveryExpected", { window: mailWindow(deliveryAfterDispatch(dispatch, country), locale) });
     const shipped = transitions.find((step) => step.to === "shipped");
-    if (shipped)
-      return t("order.shippedOn", { date: mailDate(localMoment(new Date(shipped.at)).date, locale) });
+    if (shipped) {
+      const on = localMoment(new Date(shipped.at)).date;
+      return {
+        dispatch: t("order.shippedOn", { date: mailDate(on, locale) }),
+        delivery: expected({ from: on, to: on }),
+      };
+    }
     const paid = transitions.find((step) => step.to === "paid");
-    if (!paid) return undefined;
+    if (!paid) return {};
     const cutOff = parseCutOff(services.config.orderCutOff);
-    const window = dispatchAfterPayment(new Date(paid.at), order.production, order.address.country, cutOff);
-    return t("order.dispatchExpected", { window: mailWindow(window, locale) });
+    const window = dispatchAfterPayment(new Date(paid.at), order.production, country, cutOff);
+    return {
+      dispatch: t("order.dispatchExpected", { window: mailWindow(window, locale) }),
+      delivery: expected(window),
+    };
   };
 
   const projectsOf = async (order: Order) => {
@@ -224,7 +238,7 @@ export function orderConfirmationRoutes(
         countryName,
         addressLines: addressLines(order.address, countryName),
         production: t("overview.production", { days: workingDaysText(t, order.production) }),
-        dispatch: await dispatchText(order, status, locale),
+        ...(await dispatchTexts(order, status, locale)),
         // Signed in, a guest's order: the account may take it once the order's address confirms.
         claim:
           own.signedIn && (!order.accountId || claimSent?.added === true)

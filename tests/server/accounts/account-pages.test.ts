@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { orderIdOf } from "../../../server/domain/order-number.ts";
+import { orderLifecycleRepository } from "../../../server/store/order-lifecycle-repository.ts";
 import { accountPaths, annasAddress, mainText, placeOrder, signedUp } from "../../support/accounts.ts";
 import { type TestShop, testShop } from "../../support/app.ts";
 import type { BrowserSession } from "../../support/browser-session.ts";
@@ -56,6 +58,19 @@ describe("the account's pages", () => {
     // The detail: the order's own page, for the account on another device too.
     const detail = await browser.get(paidPage);
     expect(mainText(detail)).toMatch(/Verwachte verzending: \w+dag \d+/);
+    expect(mainText(detail)).toMatch(/Verwachte bezorging: \w+dag \d+/);
+    // Shipped by the staff on a Friday: the day it went, and PostNL's next working day.
+    const lifecycle = orderLifecycleRepository(db());
+    const orderId = orderIdOf(paidNumber) as number;
+    await lifecycle.applyOrderEvent(
+      orderId,
+      { type: "production_started" },
+      new Date("2026-12-10T09:00:00Z"),
+    );
+    await lifecycle.applyOrderEvent(orderId, { type: "shipped" }, new Date("2026-12-11T15:00:00Z"));
+    const shipped = mainText(await browser.get(paidPage));
+    expect(shipped).toContain("Verzonden op vrijdag 11 december 2026.");
+    expect(shipped).toContain("Verwachte bezorging: maandag 14 december 2026.");
     const unpaid = await browser.get(openPage);
     expect(mainText(unpaid)).toContain("Betaal opnieuw");
   });

@@ -163,7 +163,7 @@ describe.each(testDatabases())("an account's data, on $name", (target) => {
         testLegalPages(i18n),
       ),
     );
-    await enqueueMail(db(), shippingMail(i18n.t.nl, order, order.id));
+    await enqueueMail(db(), shippingMail(i18n.t.nl, order, order.id, new Date()));
     await sender.runOnce();
     // Asked for a new password once more, just before deleting: that mail has not gone out yet.
     await forgot();

@@ -67,7 +67,7 @@ const orders: Record<"nl" | "de", OrderDraft> = {
 };
 
 describe("the order confirmation, sent once paid", () => {
-  it("in Dutch: paid, the amount, the lines and the expected dispatch date", () => {
+  it("in Dutch: paid, the amount, the lines and the expected dispatch and delivery dates", () => {
     const mail = orderConfirmationMail(
       i18n.t.nl,
       orders.nl,
@@ -86,6 +86,8 @@ describe("the order confirmation, sent once paid", () => {
     expect(mail.text).toMatch(/We hebben je betaling van €\s54,95 ontvangen\./);
     expect(mail.text).toMatch(/2 × Exclusief fotoboek \(.+\): €\s50,00/);
     expect(mail.text).toMatch(/versturen op vrijdag 12\s*–\s*dinsdag 16 juni 2026\./);
+    // PostNL delivers the next working day: as the overview promised before the order.
+    expect(mail.text).toMatch(/bezorgen op maandag 15\s*–\s*woensdag 17 juni 2026\./);
     // The order's page by its own secret: the only way a guest opens it again.
     expect(mail.text).toContain(
       "Je bestelling bekijk je via deze link: https://fotohoek.example/bestelling/100007?code=abc",
@@ -155,6 +157,10 @@ describe("the order confirmation, sent once paid", () => {
     expect(mail.text).toMatch(/^Guten Tag Anja,\n/);
     expect(mail.text).toMatch(/Wir haben Ihre Zahlung über 50,00\s€ erhalten\./);
     expect(mail.text).toContain("Wir versenden Ihre Bestellung voraussichtlich am Freitag, 12. Juni 2026.");
+    // DHL to Germany: one to two working days.
+    expect(mail.text).toMatch(
+      /Wir stellen Ihre Bestellung voraussichtlich am Montag, 15\.\s*–\s*Dienstag, 16\. Juni 2026 zu\./,
+    );
     expect(mail.text).toContain(
       "Ihre Bestellung finden Sie unter diesem Link: https://fotohoek.example/bestellung/100007?code=abc",
     );

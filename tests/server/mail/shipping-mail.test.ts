@@ -62,9 +62,12 @@ const germanOrder: OrderDraft = {
   production: { min: 3, max: 5 },
 };
 
+/** Sent on a Friday afternoon. */
+const friday = new Date("2026-12-11T15:00:00Z");
+
 describe("the shipping mail", () => {
   it("tells a Dutch shopper, informally, what is on its way and where to, with customer service", () => {
-    const mail = shippingMail(i18n.t.nl, dutchOrder, 42);
+    const mail = shippingMail(i18n.t.nl, dutchOrder, 42, friday);
     expect(mail).toMatchObject({
       kind: "order-shipped",
       locale: "nl",
@@ -77,6 +80,8 @@ describe("the shipping mail", () => {
         "Beste Anna de Vries,",
         "",
         "Goed nieuws: we hebben je bestelling 100042 verzonden. Het pakket is nu onderweg naar je.",
+        // PostNL: the next working day.
+        "We verwachten het pakket op maandag 14 december 2026.",
         "",
         "Wat we hebben verzonden",
         "2 × Canvas (Liggend, 60x40 cm)",
@@ -99,7 +104,7 @@ describe("the shipping mail", () => {
   });
 
   it("tells a German shopper, formally, in German, with the German customer service", () => {
-    const mail = shippingMail(i18n.t.de, germanOrder, 7);
+    const mail = shippingMail(i18n.t.de, germanOrder, 7, friday);
     expect(mail).toMatchObject({
       kind: "order-shipped",
       locale: "de",
@@ -112,6 +117,8 @@ describe("the shipping mail", () => {
         "Guten Tag Jonas Becker,",
         "",
         "gute Nachrichten: Wir haben Ihre Bestellung 100007 versandt. Das Paket ist jetzt auf dem Weg zu Ihnen.",
+        // DHL to Germany: one to two working days.
+        "Das Paket kommt voraussichtlich am Montag, 14.\u2009–\u2009Dienstag, 15. Dezember 2026 bei Ihnen an.",
         "",
         "Was wir versandt haben",
         "2 × Leinwand (Querformat, 60x40 cm)",
@@ -138,7 +145,7 @@ describe("the shipping mail", () => {
       ["nl", dutchOrder],
       ["de", germanOrder],
     ] as const) {
-      expect(shippingMail(i18n.t[locale], order, 1).text).not.toMatch(/€|EUR|79,90|129,89/);
+      expect(shippingMail(i18n.t[locale], order, 1, friday).text).not.toMatch(/€|EUR|79,90|129,89/);
     }
   });
 });
