@@ -14,17 +14,8 @@ export interface SearchSources {
   pages: readonly SearchPage[];
 }
 
-/** An information page as the search reads it. */
-export interface SearchPage {
-  id: string;
-  title: string;
-  href: string;
-  /** The footer group it is linked from. */
-  context: string;
-  body: readonly string[];
-  /** Its link text in the footer, where that differs from its title. */
-  aliases?: readonly string[];
-}
+/** An information page as the search reads it: its context is the footer group linking it. */
+export type SearchPage = Omit<SearchDocument, "kind">;
 
 /**
  * What the support search finds, in one language: every FAQ question (its answer as
