@@ -102,8 +102,26 @@ function snippet(paragraph: string, placed: Word[], query: readonly Term[]): Sni
   return parts;
 }
 
-/** Builds the index of one language's documents; search() then costs no work on the documents. */
-export function createSearchIndex(documents: readonly SearchDocument[], locale: Locale): SearchIndex {
+/**
+ * Builds the index of one language's documents; search() then costs no work on the
+ * documents. `synonyms`: groups of words that mean the same to a shopper
+ * (server/domain/search-synonyms.ts); a query word in a group also matches the group's other
+ * words, a point below the word itself, so that pages using the word typed come first.
+ */
+export function createSearchIndex(
+  documents: readonly SearchDocument[],
+  locale: Locale,
+  synonyms: readonly (readonly string[])[] = [],
+): SearchIndex {
+  const groups = synonyms.map((group) => group.flatMap((word) => terms(word, locale)));
+  /** A query term and the other words of every group it belongs to. */
+  const alternativesOf = (term: Term): { term: Term; synonym: boolean }[] => {
+    const others = groups
+      .filter((group) => group.some((word) => word.stem === term.stem))
+      .flat()
+      .filter((word, i, all) => word.stem !== term.stem && all.findIndex((w) => w.stem === word.stem) === i);
+    return [{ term, synonym: false }, ...others.map((other) => ({ term: other, synonym: true }))];
+  };
   const indexed: Indexed[] = documents.map((document) => {
     const paragraphs = document.body.map((p) => words(p, locale));
     return {
@@ -116,16 +134,21 @@ export function createSearchIndex(documents: readonly SearchDocument[], locale: 
 
   return {
     search(query) {
-      const wanted = terms(cutQuery(query), locale);
+      const wanted = terms(cutQuery(query), locale).map(alternativesOf);
       if (wanted.length === 0) return [];
+      const everyTerm = wanted.flat().map((alternative) => alternative.term);
       const hits: SearchHit[] = [];
       for (const entry of indexed) {
         let score = 0;
-        for (const term of wanted) {
-          const points = Math.max(
-            titlePoints[bestMatch(term, entry.title)],
-            textPoints[bestMatch(term, entry.text)],
-          );
+        for (const alternatives of wanted) {
+          let points = 0;
+          for (const { term, synonym } of alternatives) {
+            const found = Math.max(
+              titlePoints[bestMatch(term, entry.title)],
+              textPoints[bestMatch(term, entry.text)],
+            );
+            points = Math.max(points, synonym && found > 0 ? Math.max(1, found - 1) : found);
+          }
           if (points === 0) {
             score = 0;
             break;
@@ -136,12 +159,12 @@ export function createSearchIndex(documents: readonly SearchDocument[], locale: 
         const { body } = entry.document;
         const at = Math.max(
           0,
-          entry.paragraphs.findIndex((placed) => wanted.some((term) => bestMatch(term, placed) > 0)),
+          entry.paragraphs.findIndex((placed) => everyTerm.some((term) => bestMatch(term, placed) > 0)),
         );
         hits.push({
           document: entry.document,
           score,
-          snippet: body[at] === undefined ? [] : snippet(body[at], entry.paragraphs[at] ?? [], wanted),
+          snippet: body[at] === undefined ? [] : snippet(body[at], entry.paragraphs[at] ?? [], everyTerm),
         });
       }
       // Array.prototype.sort is stable: equal scores keep the documents' order.

@@ -8,6 +8,7 @@ import {
   type SearchKind,
 } from "../domain/search.ts";
 import { type SearchPage, searchDocuments } from "../domain/search-documents.ts";
+import { loadSearchSynonyms } from "../domain/search-synonyms.ts";
 import type { LocalizedRoutes } from "../http/localized-routes.ts";
 import { faqVersion } from "../http/rendering/page-variants.ts";
 import type { Services } from "../http/services.ts";
@@ -57,6 +58,8 @@ function informationPages(services: Services, locale: Locale): SearchPage[] {
 /** The index per language: made at start-up, and again once the FAQ's files were taken in anew. */
 function searchIndexes(services: Services): (locale: Locale) => SearchIndex {
   const { faq, catalogue, i18n, links } = services;
+  // The editors' words that mean the same, read once: a mistake in the file stops the start.
+  const synonyms = loadSearchSynonyms();
   const build = () =>
     perLocale((locale) =>
       createSearchIndex(
@@ -70,6 +73,7 @@ function searchIndexes(services: Services): (locale: Locale) => SearchIndex {
           pages: informationPages(services, locale),
         }),
         locale,
+        synonyms[locale],
       ),
     );
   let version = faq.version();

@@ -66,6 +66,10 @@ describe("the results page", () => {
     expect((await links("/kundenservice/suche", "AGB"))[0]).toBe("/agb");
     expect(await links("/kundenservice/suche", "kündigen")).toContain("/kuendigen");
     expect(await links("/kundenservice/suche", "Impressum")).toContain("/impressum");
+    // Words the pages do not use find them through the editors' synonyms (content/search-synonyms.json).
+    expect(await links("/kundenservice/suche", "Retoure")).toContain("/reklamation");
+    expect(await links("/kundenservice/suche", "Garantie")).toContain("/reklamation");
+    expect((await links("/klantenservice/zoeken", "ruilen"))[0]).toBe("/retourneren-en-klachten");
     const page = main((await get(search("/kundenservice/suche", "Reklamation"))).body);
     expect(page).toMatch(/<h2[^>]*>Seiten <span class="search-results__group-count">\(\d+\)<\/span><\/h2>/);
     expect(page).toContain('<p class="search-result__context">Rechtliches</p>');

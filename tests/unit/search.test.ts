@@ -140,6 +140,37 @@ describe("an information page", () => {
   });
 });
 
+describe("words that mean the same", () => {
+  const page = (id: string, text: string): SearchDocument => ({
+    kind: "page",
+    id,
+    title: "Service",
+    href: `/${id}`,
+    context: "",
+    body: [text],
+  });
+  const documents = [
+    page("returns", "So geht die Rücksendung eines Produkts."),
+    page("retoure", "Eine Retoure melden Sie hier."),
+    page("other", "Etwas ganz anderes."),
+  ];
+  const index = createSearchIndex(documents, "de", [["Rücksendung", "Retoure", "Umtausch"]]);
+  const ids = (query: string) => index.search(query).map((hit) => hit.document.id);
+
+  it("find each other's pages, the word typed first, with the synonym marked in the snippet", () => {
+    expect(ids("Umtausch")).toEqual(["returns", "retoure"]);
+    expect(ids("Retoure")).toEqual(["retoure", "returns"]);
+    const [, other] = index.search("Retoure");
+    expect(other?.snippet.filter((part) => part.hit).map((part) => part.text)).toEqual(["Rücksendung"]);
+  });
+
+  it("leave a word in no group as it was, and every word of a query must still match", () => {
+    expect(ids("anderes")).toEqual(["other"]);
+    expect(ids("Umtausch anderes")).toEqual([]);
+    expect(createSearchIndex(documents, "de").search("Umtausch")).toEqual([]);
+  });
+});
+
 describe("the shop's documents", () => {
   const catalogue = loadCatalogue(resolve(projectRoot, "content/catalogue.json"));
   const faq = loadFaq(resolve(projectRoot, "content/faq"));
